@@ -1,0 +1,92 @@
+/** The console's account pages: sign-up, sign-in, dashboard and the error page. */
+import type { User } from '../entities/user.ts';
+import { html } from './html.ts';
+import { alertBox, layout, type PageChrome } from './layout.ts';
+
+export interface FormPage {
+  chrome: PageChrome;
+  csrf: string;
+  returnTo: string;
+  email?: string;
+  error?: string;
+}
+
+export function signupPage(page: FormPage): string {
+  const { prefix } = page.chrome;
+  return layout(
+    'Create account',
+    page.chrome,
+    html`<h1>Create your Latchkey account</h1>
+    ${alertBox(page.error)}
+    <form method="post" action="${prefix}/signup" class="stack">
+      <input type="hidden" name="_csrf" value="${page.csrf}">
+      <input type="hidden" name="return_to" value="${page.returnTo}">
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" autocomplete="email" required value="${page.email ?? ''}">
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
+      <button type="submit">Create account</button>
+    </form>
+    <p>Already have an account? <a href="${prefix}/login?return_to=${encodeURIComponent(page.returnTo)}">Sign in</a></p>`,
+  );
+}
+
+export function loginPage(
+  page: FormPage & { providers: { slot: number; name: string }[] },
+): string {
+  const { prefix } = page.chrome;
+  const social = page.providers.map(
+    (provider) => html`<form method="post" action="${prefix}/oidc/${provider.slot}/start">
+      <input type="hidden" name="_csrf" value="${page.csrf}">
+      <input type="hidden" name="return_to" value="${page.returnTo}">
+      <button type="submit" class="secondary">Continue with ${provider.name}</button>
+    </form>`,
+  );
+  return layout(
+    'Sign in',
+    page.chrome,
+    html`<h1>Sign in to Latchkey</h1>
+    ${alertBox(page.error)}
+    <form method="post" action="${prefix}/login" class="stack">
+      <input type="hidden" name="_csrf" value="${page.csrf}">
+      <input type="hidden" name="return_to" value="${page.returnTo}">
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" autocomplete="username" required value="${page.email ?? ''}">
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" autocomplete="current-password" required>
+      <button type="submit">Sign in</button>
+    </form>
+    ${social.length ? html`<div class="social">${social}</div>` : ''}
+    <p>New to Latchkey? <a href="${prefix}/signup?return_to=${encodeURIComponent(page.returnTo)}">Create an account</a></p>`,
+  );
+}
+
+export function dashboardPage(chrome: PageChrome, user: User): string {
+  return layout(
+    'Dashboard',
+    chrome,
+    html`<h1>Dashboard</h1>
+    <section aria-labelledby="account-heading">
+      <h2 id="account-heading">Account</h2>
+      <dl>
+        <dt>Email</dt><dd>${user.email}</dd>
+        <dt>Account</dt><dd>${user.account.name} (${user.account.id})</dd>
+        <dt>Billing tier</dt><dd>${user.account.tier}</dd>
+      </dl>
+    </section>`,
+  );
+}
+
+export function errorPage(
+  chrome: PageChrome,
+  title: string,
+  message: string,
+  code: string,
+): string {
+  return layout(
+    title,
+    chrome,
+    html`<h1>${title}</h1>${alertBox(message)}<p>Error code: <code>${code}</code></p>
+    <p><a href="${chrome.prefix}/">Back to the console</a></p>`,
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * The console's account routes (sign-up, sign-in, social sign-in, sign-out, dashboard) as one
+ * Fastify plugin under the console path. Every form is CSRF-protected; a refused form is shown
+ * again with its message and the email kept, so nothing the person typed is lost but the password.
+ */
+import { readFileSync } from 'node:fs';
+import fastifyCsrf from '@fastify/csrf-protection';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { signIn, signUp } from '../domain/accounts/accounts.ts';
+import { type AppError, isAppError } from '../errors/index.ts';
+import { toAppError } from '../http/problem.ts';
+import type { PageChrome } from './layout.ts';
+import { dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
+import { safeReturnTo } from './return-to.ts';
+import { endSession, loadUser, startSession } from './session.ts';
+import { SocialSignIn } from './social.ts';
+
+const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
+
+/** Form fields as strings; a repeated or structured field is treated as absent. */
+export function formFields(body: unknown): Record<string, string | undefined> {
+  if (!body || typeof body !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : undefined,
+    ]),
+  );
+}
+
+export function registerConsole(config: Config) {
+  const prefix = config.consolePath;
+  const social = new SocialSignIn(config, prefix);
+
+  return async function consolePlugin(app: FastifyInstance) {
+    await app.register(fastifyCsrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieKey: 'lk_csrf',
+      cookieOpts: {
+        path: prefix,
+        httpOnly: true,
+        sameSite: 'lax',
+        signed: true,
+        secure: config.consoleUrl.startsWith('https:'),
+      },
+    });
+    app.decorateRequest('user', null);
+    app.addHook('preHandler', loadUser);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    const chrome = (request: FastifyRequest, reply: FastifyReply): PageChrome =>
+      request.user
+        ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
+        : { prefix };
+    const page = (reply: FastifyReply, status: number, body: string) =>
+      reply.status(status).type('text/html; charset=utf-8').send(body);
+
+    app.setErrorHandler((error, request, reply) => {
+      const { error: appError, unexpected } = toAppError(error);
+      if (unexpected) request.log.error({ err: error }, 'unexpected console error');
+      if (appError.retryAfter !== undefined)
+        reply.header('retry-after', String(appError.retryAfter));
+      const title = appError.code === 'csrf_invalid' ? 'Form expired' : 'Something went wrong';
+      return page(
+        reply,
+        appError.status,
+        errorPage({ prefix }, title, appError.message, appError.code),
+      );
+    });
+    app.setNotFoundHandler((_request, reply) =>
+      page(reply, 404, errorPage({ prefix }, 'Not found', 'There is no such page.', 'not_found')),
+    );
+
+    app.get('/assets/console.css', async (_request, reply) =>
+      reply
+        .type('text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(stylesheet),
+    );
+
+    app.get('/', async (request, reply) => {
+      if (!request.user)
+        return reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/`)}`, 303);
+      return page(reply, 200, dashboardPage(chrome(request, reply), request.user));
+    });
+
+    const formPage =
+      (kind: 'signup' | 'login') =>
+      async (request: FastifyRequest, reply: FastifyReply, status = 200, error?: AppError) => {
+        const fields = formFields(request.method === 'GET' ? request.query : request.body);
+        const returnTo = safeReturnTo(prefix, fields.return_to);
+        if (error?.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+        const common = {
+          chrome: chrome(request, reply),
+          csrf: reply.generateCsrf(),
+          returnTo,
+          email: fields.email,
+          error: error?.message,
+        };
+        return page(
+          reply,
+          status,
+          kind === 'signup'
+            ? signupPage(common)
+            : loginPage({ ...common, providers: social.providers }),
+        );
+      };
+    const showSignup = formPage('signup');
+    const showLogin = formPage('login');
+
+    /** Runs a form action; a refusal re-renders the form, anything else goes to the error handler. */
+    const formAction =
+      (
+        show: ReturnType<typeof formPage>,
+        action: (
+          request: FastifyRequest,
+          fields: Record<string, string | undefined>,
+        ) => Promise<Parameters<typeof startSession>[3]>,
+      ) =>
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const fields = formFields(request.body);
+        try {
+          const user = await action(request, fields);
+          await startSession(config, request, reply, user);
+          return reply.redirect(safeReturnTo(prefix, fields.return_to), 303);
+        } catch (error) {
+          if (isAppError(error) && error.code !== 'csrf_invalid')
+            return show(request, reply, error.status, error);
+          throw error;
+        }
+      };
+
+    app.get('/signup', (request, reply) => showSignup(request, reply));
+    app.post(
+      '/signup',
+      { preHandler: app.csrfProtection },
+      formAction(showSignup, (request, fields) =>
+        signUp(request.em, { email: fields.email ?? '', password: fields.password ?? '' }),
+      ),
+    );
+
+    app.get('/login', (request, reply) => showLogin(request, reply));
+    app.post(
+      '/login',
+      { preHandler: app.csrfProtection },
+      formAction(showLogin, (request, fields) =>
+        signIn(
+          request.em,
+          { email: fields.email ?? '', password: fields.password ?? '', address: request.ip },
+          { maxFailures: config.signinMaxFailures, windowSeconds: config.signinWindow },
+        ),
+      ),
+    );
+
+    app.post('/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
+      await endSession(config, request, reply);
+      return reply.redirect(`${prefix}/login`, 303);
+    });
+
+    app.post<{ Params: { slot: string } }>(
+      '/oidc/:slot/start',
+      { preHandler: app.csrfProtection },
+      (request, reply) =>
+        social.start(reply, request.params.slot, formFields(request.body).return_to),
+    );
+    app.get<{ Params: { slot: string } }>('/oidc/:slot/callback', async (request, reply) => {
+      const { user, returnTo } = await social.callback(request, reply, request.params.slot);
+      await startSession(config, request, reply, user);
+      return reply.redirect(returnTo, 303);
+    });
+  };
+}

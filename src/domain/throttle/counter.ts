@@ -1,0 +1,59 @@
+/**
+ * Fixed-window counters in the database, exact across instances: one atomic upsert per hit, so
+ * two instances counting the same key never lose an increment. Used for sign-in throttling.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export interface CounterState {
+  count: number;
+  windowEndsAt: Date;
+}
+
+/** Adds one to `key` in the window that contains `now`, starting a new window when the last ended. */
+export async function hit(
+  em: EntityManager,
+  key: string,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<CounterState> {
+  const windowEnd = new Date(now.getTime() + windowSeconds * 1000);
+  const [row] = await em.execute<{ count: number; window_ends_at: Date }[]>(
+    `insert into throttle_counter (key, count, window_ends_at) values (?, 1, ?)
+     on conflict (key) do update set
+       count = case when throttle_counter.window_ends_at <= ? then 1 else throttle_counter.count + 1 end,
+       window_ends_at = case when throttle_counter.window_ends_at <= ? then excluded.window_ends_at
+                             else throttle_counter.window_ends_at end
+     returning count, window_ends_at`,
+    [key, windowEnd, now, now],
+  );
+  return { count: row!.count, windowEndsAt: new Date(row!.window_ends_at) };
+}
+
+/** The live count of `key`, or 0 when its window has ended. */
+export async function peek(
+  em: EntityManager,
+  key: string,
+  now = new Date(),
+): Promise<CounterState> {
+  const [row] = await em.execute<{ count: number; window_ends_at: Date }[]>(
+    'select count, window_ends_at from throttle_counter where key = ? and window_ends_at > ?',
+    [key, now],
+  );
+  return row
+    ? { count: row.count, windowEndsAt: new Date(row.window_ends_at) }
+    : { count: 0, windowEndsAt: now };
+}
+
+export async function reset(em: EntityManager, key: string): Promise<void> {
+  await em.execute('delete from throttle_counter where key = ?', [key]);
+}
+
+/** Removes ended windows; safe to run from any number of instances at once. */
+export async function sweep(em: EntityManager, now = new Date()): Promise<number> {
+  const result = await em.execute(
+    'delete from throttle_counter where window_ends_at <= ?',
+    [now],
+    'run',
+  );
+  return (result as { affectedRows?: number }).affectedRows ?? 0;
+}

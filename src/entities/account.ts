@@ -1,0 +1,18 @@
+/** A customer account: the tenant every user, agent, key, session and usage record belongs to. */
+import { defineEntity, p } from '@mikro-orm/core';
+import { baseProperties } from './base.ts';
+
+export const billingTiers = ['free', 'per_session', 'enterprise'] as const;
+export type BillingTier = (typeof billingTiers)[number];
+
+export const AccountSchema = defineEntity({
+  name: 'Account',
+  properties: {
+    ...baseProperties('acc'),
+    name: p.string().length(200),
+    tier: p.enum(billingTiers).default('free'),
+  },
+});
+
+export class Account extends AccountSchema.class {}
+AccountSchema.setClass(Account);

@@ -1,0 +1,26 @@
+/**
+ * The one registry of stable error codes.
+ *
+ * Every face maps these once: problem+json `code` for REST, `extensions.code` for GraphQL,
+ * `isError` text for MCP tools, the console's error banner. OAuth endpoints keep RFC 6749 bodies
+ * and are not listed here. A test checks that each code is documented in docs/errors.md.
+ */
+export const errorCodes = {
+  invalid_request: { status: 400, title: 'The request is malformed' },
+  unsupported_media_type: { status: 415, title: 'The content type is not accepted here' },
+  payload_too_large: { status: 413, title: 'The request body is too large' },
+  unauthenticated: { status: 401, title: 'Credentials are missing or invalid' },
+  insufficient_scope: { status: 403, title: 'The credential lacks a required scope' },
+  forbidden: { status: 403, title: 'This action is not allowed' },
+  csrf_invalid: { status: 403, title: 'The form has expired; reload the page and try again' },
+  not_found: { status: 404, title: 'No such resource' },
+  method_not_allowed: { status: 405, title: 'The method is not allowed on this resource' },
+  conflict: { status: 409, title: 'The request conflicts with the current state' },
+  email_taken: { status: 409, title: 'An account with this email already exists' },
+  invalid_credentials: { status: 401, title: 'Email or password is incorrect' },
+  rate_limited: { status: 429, title: 'Too many requests; retry later' },
+  service_unavailable: { status: 503, title: 'The service is temporarily unavailable' },
+  internal_error: { status: 500, title: 'An unexpected error occurred' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;

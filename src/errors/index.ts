@@ -1,0 +1,3 @@
+export { AppError, isAppError } from './app-error.ts';
+export { type ErrorCode, errorCodes } from './codes.ts';
+export { validate } from './validate.ts';

@@ -1,0 +1,45 @@
+/**
+ * Start: configuration, the app, listen; stop cleanly on SIGTERM or SIGINT (stop accepting, let
+ * in-flight requests finish, close pools). A bad configuration exits with a one-line message.
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`latchkey: configuration error: ${error.message}`);
+    process.exit(78);
+  }
+  throw error;
+}
+
+const app = await buildApp(config);
+await app.start();
+app.server.log.info(
+  { url: config.publicBaseUrl, console: config.consoleUrl, embedded: app.db.embedded },
+  'latchkey started',
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.server.log.info({ signal }, 'shutting down');
+  const timer = setTimeout(() => {
+    app.server.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, 25_000);
+  timer.unref();
+  try {
+    await app.stop();
+    process.exit(0);
+  } catch (error) {
+    app.server.log.error({ err: error }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

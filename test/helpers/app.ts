@@ -1,0 +1,62 @@
+/**
+ * Runs the real service in-process for a test: a free loopback port (so PUBLIC_BASE_URL is known
+ * before the app is built), its own database, and a stop() that closes every socket.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type App, buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: App;
+  baseUrl: string;
+  consoleUrl: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Use this DATA_DIR with the on-disk embedded database (persistence tests). */
+  dataDir?: string;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const database = options.dataDir ? { url: undefined, drop: async () => {} } : await createTestDatabase();
+  const scratch = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'latchkey-test-')));
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    DATA_DIR: scratch,
+    LOG_LEVEL: process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const app = await buildApp(config, { embeddedInMemory: !options.dataDir });
+  await app.start(port);
+  return {
+    app,
+    baseUrl,
+    consoleUrl: config.consoleUrl,
+    async stop() {
+      await app.stop();
+      await database.drop();
+      if (!options.dataDir) await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Test databases. With LATCHKEY_TEST_DATABASE_URL set (CI points it at the real PostgreSQL), each
+ * test app gets a fresh database of its own on that server, dropped afterwards, so test files run
+ * in parallel without sharing rows. Without it, each app runs on an in-memory embedded PGlite.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const realPostgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL || undefined;
+
+export interface TestDatabase {
+  /** undefined means "use the embedded database". */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!realPostgresUrl) return { url: undefined, drop: async () => {} };
+  const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
+  await admin(realPostgresUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(realPostgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    drop: () =>
+      admin(realPostgresUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
+        () => undefined,
+      ),
+  };
+}
