@@ -1,0 +1,34 @@
+/**
+ * The principal: who is calling a resource face (/v1, /mcp, /graphql and its WebSocket), resolved
+ * from a Bearer access token or an `x-api-key`. Domain operations take a principal, never a raw
+ * credential; limits and usage are counted against `credentialId`.
+ */
+export const scopes = [
+  'sessions:write',
+  'sessions:read',
+  'otp:read',
+  'usage:read',
+  'keys:manage',
+] as const;
+export type Scope = (typeof scopes)[number];
+
+/** Granted to a claimed agent unless it asked for more; `keys:manage` only when requested. */
+export const defaultAgentScopes: readonly Scope[] = [
+  'sessions:write',
+  'sessions:read',
+  'otp:read',
+  'usage:read',
+];
+
+export interface Principal {
+  kind: 'agent' | 'api_key';
+  /** The tenant: every read and write is confined to it. */
+  accountId: string;
+  /** The registration id (`reg_…`) for an agent, the key id (`key_…`) for an API key. */
+  credentialId: string;
+  /** What sessions record as `agent_id`: the registration id, or the key id for API keys. */
+  agentId: string;
+  scopes: ReadonlySet<Scope>;
+}
+
+export const hasScope = (principal: Principal, scope: Scope) => principal.scopes.has(scope);
