@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests that need a real PostgreSQL (and Redis) shared by several processes — which the embedded
+// database cannot be — are named *.pg.test.ts and run when CI points LATCHKEY_TEST_DATABASE_URL
+// at one; everything else runs on both databases.
+const realServices = Boolean(process.env.LATCHKEY_TEST_DATABASE_URL);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...(realServices ? [] : ['test/**/*.pg.test.ts'])],
     // Suites boot real servers and databases; files run in parallel, tests inside a file in order.
     testTimeout: 30_000,
     hookTimeout: 60_000,

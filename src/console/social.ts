@@ -132,11 +132,16 @@ export class SocialSignIn {
     }
     const claims = tokens.claims();
     if (!claims) throw new AppError('forbidden', 'The identity provider returned no identity');
+    // Providers may keep the email out of the ID token and serve it at userinfo instead.
+    let profile: { email?: unknown; email_verified?: unknown } = claims;
+    if (typeof claims.email !== 'string' && configuration.serverMetadata().userinfo_endpoint) {
+      profile = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+    }
     const user = await signInUpstream(request.em, {
       issuer: claims.iss,
       subject: claims.sub,
-      email: typeof claims.email === 'string' ? claims.email : undefined,
-      emailVerified: claims.email_verified === true,
+      email: typeof profile.email === 'string' ? profile.email : undefined,
+      emailVerified: profile.email_verified === true,
     });
     return { user, returnTo: attempt.returnTo };
   }

@@ -13,7 +13,10 @@ const password = 'correct horse battery';
 
 async function signUp(email: string) {
   const client = new FormClient(t.baseUrl);
-  const { response } = await client.submit('/console/signup', '/console/signup', { email, password });
+  const { response } = await client.submit('/console/signup', '/console/signup', {
+    email,
+    password,
+  });
   expect(response.status).toBe(303);
   return client;
 }
@@ -47,7 +50,11 @@ describe('sign-up', () => {
     [{ email: 'x'.repeat(400) + '@example.test', password }, 'email'],
   ])('a malformed form is a 400 with a clear message (%#)', async (fields, message) => {
     const client = new FormClient(t.baseUrl);
-    const { response, text } = await client.submit('/console/signup', '/console/signup', fields as Record<string, string>);
+    const { response, text } = await client.submit(
+      '/console/signup',
+      '/console/signup',
+      fields as Record<string, string>,
+    );
     expect(response.status).toBe(400);
     expect(text).toContain(message);
   });
@@ -69,7 +76,11 @@ describe('sign-up', () => {
   test('a forged CSRF token is refused with 403', async () => {
     const client = new FormClient(t.baseUrl);
     await client.get('/console/signup');
-    const form = new URLSearchParams({ _csrf: 'forged-token', email: 'forged@example.test', password });
+    const form = new URLSearchParams({
+      _csrf: 'forged-token',
+      email: 'forged@example.test',
+      password,
+    });
     const { response } = await client.post('/console/signup', form.toString());
     expect(response.status).toBe(403);
   });
@@ -132,7 +143,10 @@ describe('sign-in', () => {
   test('password guessing is throttled: after the limit even the right password is refused', async () => {
     await signUp('guessed@example.test');
     const attempt = (pw: string) =>
-      new FormClient(t.baseUrl).submit('/console/login', '/console/login', { email: 'guessed@example.test', password: pw });
+      new FormClient(t.baseUrl).submit('/console/login', '/console/login', {
+        email: 'guessed@example.test',
+        password: pw,
+      });
     expect((await attempt('guess one!!')).response.status).toBe(401);
     expect((await attempt('guess two!!')).response.status).toBe(401);
     const third = await attempt('guess three');
@@ -154,7 +168,9 @@ describe('sign-in', () => {
       });
       return response.headers.get('location');
     };
-    expect(await to('/console/claim?claim_attempt_token=cla_x')).toBe('/console/claim?claim_attempt_token=cla_x');
+    expect(await to('/console/claim?claim_attempt_token=cla_x')).toBe(
+      '/console/claim?claim_attempt_token=cla_x',
+    );
     expect(await to('https://evil.example/')).toBe('/console/');
     expect(await to('//evil.example/console/')).toBe('/console/');
     expect(await to('/console/\\evil')).toBe('/console/');
@@ -183,8 +199,13 @@ describe('sign-in', () => {
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('lk_session='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
-    const token = decodeURIComponent(cookie.split(';')[0]!.slice('lk_session='.length)).split('.')[0]!;
-    const rows = await t.app.db.orm.em.fork().getConnection().execute('select token_hash from console_session');
+    const token = decodeURIComponent(cookie.split(';')[0]!.slice('lk_session='.length)).split(
+      '.',
+    )[0]!;
+    const rows = await t.app.db.orm.em
+      .fork()
+      .getConnection()
+      .execute('select token_hash from console_session');
     expect(rows.map((r: { token_hash: string }) => r.token_hash)).not.toContain(token);
     expect(JSON.stringify(rows)).not.toContain(token);
   });

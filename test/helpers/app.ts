@@ -32,12 +32,16 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Use this DATA_DIR with the on-disk embedded database (persistence tests). */
   dataDir?: string;
+  /** A port chosen beforehand (when a URL must be known before the app starts). */
+  port?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const database = options.dataDir ? { url: undefined, drop: async () => {} } : await createTestDatabase();
+  const database = options.dataDir
+    ? { url: undefined, drop: async () => {} }
+    : await createTestDatabase();
   const scratch = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'latchkey-test-')));
   const config = loadConfig({
     PORT: String(port),

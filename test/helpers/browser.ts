@@ -9,7 +9,9 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install the Debian package 'chromium' (.ci/run does)`);
+    throw new Error(
+      `Chromium not found at ${executablePath}: install the Debian package 'chromium' (.ci/run does)`,
+    );
   }
   return chromium.launch({
     executablePath,

@@ -33,8 +33,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.href,
     drop: () =>
-      admin(realPostgresUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
-        () => undefined,
-      ),
+      admin(realPostgresUrl, (client) =>
+        client.query(`drop database if exists ${name} with (force)`),
+      ).then(() => undefined),
   };
 }

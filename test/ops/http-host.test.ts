@@ -32,9 +32,13 @@ describe('the HTTP host', () => {
   test('every response carries a request id, and a plausible incoming one is kept', async () => {
     const fresh = await fetch(`${t.baseUrl}/healthz`);
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const kept = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'trace-12345678' } });
+    const kept = await fetch(`${t.baseUrl}/healthz`, {
+      headers: { 'x-request-id': 'trace-12345678' },
+    });
     expect(kept.headers.get('x-request-id')).toBe('trace-12345678');
-    const hostile = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': '<script>' } });
+    const hostile = await fetch(`${t.baseUrl}/healthz`, {
+      headers: { 'x-request-id': '<script>' },
+    });
     expect(hostile.headers.get('x-request-id')).not.toBe('<script>');
   });
 
@@ -49,7 +53,11 @@ describe('the HTTP host', () => {
     const response = await fetch(`${t.baseUrl}/no/such/path`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await response.json()).toMatchObject({ status: 404, code: 'not_found', title: 'No such resource' });
+    expect(await response.json()).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      title: 'No such resource',
+    });
   });
 
   test('malformed JSON is a 400 invalid_request, not a 500', async () => {
