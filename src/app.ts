@@ -11,7 +11,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 import { registerConsole } from './console/routes.ts';
 import { type Database, openDatabase } from './db/orm.ts';
@@ -32,6 +32,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Tests: run the embedded database in memory instead of in DATA_DIR. */
   embeddedInMemory?: boolean;
+  /** Where log lines go (stdout by default); tests read them to prove nothing secret is logged. */
+  logDestination?: DestinationStream;
 }
 
 export interface App {
@@ -45,7 +47,7 @@ export interface App {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const logger = pino(loggerOptions(config.logLevel));
+  const logger = pino(loggerOptions(config.logLevel), options.logDestination ?? process.stdout);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

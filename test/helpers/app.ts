@@ -34,6 +34,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** A port chosen beforehand (when a URL must be known before the app starts). */
   port?: number;
+  /** Collect log lines here (LOG_LEVEL is then `debug` unless env says otherwise). */
+  logLines?: string[];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -47,11 +49,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
     DATA_DIR: scratch,
-    LOG_LEVEL: process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: options.logLines ? 'debug' : (process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const app = await buildApp(config, { embeddedInMemory: !options.dataDir });
+  const logDestination = options.logLines
+    ? { write: (line: string) => void options.logLines!.push(line) }
+    : undefined;
+  const app = await buildApp(config, { embeddedInMemory: !options.dataDir, logDestination });
   await app.start(port);
   return {
     app,
