@@ -47,7 +47,7 @@ describe('sign-up', () => {
     [{ email: 'not-an-email', password }, 'Enter a valid email address'],
     [{ email: 'short@example.test', password: 'short' }, 'at least 10 characters'],
     [{ password }, 'Enter a valid email address'],
-    [{ email: 'x'.repeat(400) + '@example.test', password }, 'email'],
+    [{ email: `${'x'.repeat(400)}@example.test`, password }, 'email'],
   ])('a malformed form is a 400 with a clear message (%#)', async (fields, message) => {
     const client = new FormClient(t.baseUrl);
     const { response, text } = await client.submit(
