@@ -56,7 +56,13 @@ describe('configuration', () => {
       OIDC_2_CLIENT_SECRET: 'secret',
     });
     expect(config.socialProviders).toEqual([
-      { slot: 2, name: 'Example', issuer: 'https://idp.example.test', clientId: 'id', clientSecret: 'secret' },
+      {
+        slot: 2,
+        name: 'Example',
+        issuer: 'https://idp.example.test',
+        clientId: 'id',
+        clientSecret: 'secret',
+      },
     ]);
   });
 });
