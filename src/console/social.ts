@@ -133,9 +133,9 @@ export class SocialSignIn {
     const claims = tokens.claims();
     if (!claims) throw new AppError('forbidden', 'The identity provider returned no identity');
     // Providers may keep the email out of the ID token and serve it at userinfo instead.
-    let profile: { email?: unknown; email_verified?: unknown } = claims;
+    let profile: Record<string, unknown> = { ...claims };
     if (typeof claims.email !== 'string' && configuration.serverMetadata().userinfo_endpoint) {
-      profile = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+      profile = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)) };
     }
     const user = await signInUpstream(request.em, {
       issuer: claims.iss,

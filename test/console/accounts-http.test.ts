@@ -205,7 +205,7 @@ describe('sign-in', () => {
     const rows = await t.app.db.orm.em
       .fork()
       .getConnection()
-      .execute('select token_hash from console_session');
+      .execute<{ token_hash: string }[]>('select token_hash from console_session');
     expect(rows.map((r: { token_hash: string }) => r.token_hash)).not.toContain(token);
     expect(JSON.stringify(rows)).not.toContain(token);
   });

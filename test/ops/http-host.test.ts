@@ -67,7 +67,7 @@ describe('the HTTP host', () => {
       body: '{"unterminated',
     });
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = (await response.json()) as { code: string };
     expect(body.code).toBe('invalid_request');
     expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
   });
@@ -89,6 +89,6 @@ describe('the HTTP host', () => {
       body: JSON.stringify({ padding: 'x'.repeat(200 * 1024) }),
     });
     expect(response.status).toBe(413);
-    expect((await response.json()).code).toBe('payload_too_large');
+    expect(((await response.json()) as { code: string }).code).toBe('payload_too_large');
   });
 });
