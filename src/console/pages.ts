@@ -11,6 +11,23 @@ export interface FormPage {
   error?: string;
 }
 
+/** The email-and-password form both account pages share; only the action and wording differ. */
+function credentialsForm(
+  page: FormPage,
+  form: { action: string; button: string; emailAutocomplete: string; passwordAutocomplete: string },
+) {
+  const minLength = form.action === 'signup' ? '10' : undefined;
+  return html`<form method="post" action="${page.chrome.prefix}/${form.action}" class="stack">
+      <input type="hidden" name="_csrf" value="${page.csrf}">
+      <input type="hidden" name="return_to" value="${page.returnTo}">
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" autocomplete="${form.emailAutocomplete}" required value="${page.email ?? ''}">
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" autocomplete="${form.passwordAutocomplete}"${minLength ? html` minlength="${minLength}"` : ''} required>
+      <button type="submit">${form.button}</button>
+    </form>`;
+}
+
 export function signupPage(page: FormPage): string {
   const { prefix } = page.chrome;
   return layout(
@@ -18,15 +35,7 @@ export function signupPage(page: FormPage): string {
     page.chrome,
     html`<h1>Create your Latchkey account</h1>
     ${alertBox(page.error)}
-    <form method="post" action="${prefix}/signup" class="stack">
-      <input type="hidden" name="_csrf" value="${page.csrf}">
-      <input type="hidden" name="return_to" value="${page.returnTo}">
-      <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="email" required value="${page.email ?? ''}">
-      <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
-      <button type="submit">Create account</button>
-    </form>
+    ${credentialsForm(page, { action: 'signup', button: 'Create account', emailAutocomplete: 'email', passwordAutocomplete: 'new-password' })}
     <p>Already have an account? <a href="${prefix}/login?return_to=${encodeURIComponent(page.returnTo)}">Sign in</a></p>`,
   );
 }
@@ -47,15 +56,7 @@ export function loginPage(
     page.chrome,
     html`<h1>Sign in to Latchkey</h1>
     ${alertBox(page.error)}
-    <form method="post" action="${prefix}/login" class="stack">
-      <input type="hidden" name="_csrf" value="${page.csrf}">
-      <input type="hidden" name="return_to" value="${page.returnTo}">
-      <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="username" required value="${page.email ?? ''}">
-      <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="current-password" required>
-      <button type="submit">Sign in</button>
-    </form>
+    ${credentialsForm(page, { action: 'login', button: 'Sign in', emailAutocomplete: 'username', passwordAutocomplete: 'current-password' })}
     ${social.length ? html`<div class="social">${social}</div>` : ''}
     <p>New to Latchkey? <a href="${prefix}/signup?return_to=${encodeURIComponent(page.returnTo)}">Create an account</a></p>`,
   );

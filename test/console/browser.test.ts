@@ -41,6 +41,16 @@ async function newPage(): Promise<Page> {
   return context.newPage();
 }
 
+/** Starts social sign-in and passes the upstream's own development login and consent pages. */
+async function continueWithUpstream(page: Page, login: string) {
+  await page.goto(`${t.consoleUrl}/login`);
+  await page.getByRole('button', { name: 'Continue with Example ID' }).click();
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.locator('button[type="submit"]').click();
+  await page.locator('button[type="submit"]').click();
+}
+
 describe('console accounts in a browser', () => {
   test('a person signs up, signs out and signs in again', async () => {
     const page = await newPage();
@@ -77,13 +87,7 @@ describe('console accounts in a browser', () => {
 
   test('a person signs in with the configured OpenID provider', async () => {
     const page = await newPage();
-    await page.goto(`${t.consoleUrl}/login`);
-    await page.getByRole('button', { name: 'Continue with Example ID' }).click();
-    // The upstream's own development login and consent pages.
-    await page.locator('input[name="login"]').fill('social.person@example.test');
-    await page.locator('input[name="password"]').fill('anything');
-    await page.locator('button[type="submit"]').click();
-    await page.locator('button[type="submit"]').click();
+    await continueWithUpstream(page, 'social.person@example.test');
     await expect.poll(() => page.url()).toBe(`${t.consoleUrl}/`);
     expect(await page.getByText('Signed in as').textContent()).toContain(
       'social.person@example.test',
@@ -93,12 +97,7 @@ describe('console accounts in a browser', () => {
 
   test('an upstream identity without a verified email is refused', async () => {
     const page = await newPage();
-    await page.goto(`${t.consoleUrl}/login`);
-    await page.getByRole('button', { name: 'Continue with Example ID' }).click();
-    await page.locator('input[name="login"]').fill('unverified@example.test');
-    await page.locator('input[name="password"]').fill('anything');
-    await page.locator('button[type="submit"]').click();
-    await page.locator('button[type="submit"]').click();
+    await continueWithUpstream(page, 'unverified@example.test');
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toContain('did not confirm an email');
