@@ -1,0 +1,266 @@
+/**
+ * Context evidence for code candidates: which keywords stand near each candidate and how.
+ *
+ * Positive: a code label ("code", "OTP", "認証番号"), a verb asking to type it ("enter", "masukkan")
+ * and sign-in/verify words. Their weight decays with distance, halves across sentence ends, drops
+ * for every other plausible candidate standing in between (the label belongs to the nearer
+ * number) and is cut when the label sits inside a warning ("we will never ask for your code") or
+ * a marketing sentence ("use code 5512 for $5 off").
+ * Negative, only when the label TOUCHES the number (nothing but punctuation or a 1–3 letter word
+ * between): references (order, booking, account, card ending…), phone labels and address words
+ * before it; money words and currency on either side; time units and percentages after it; month
+ * names on either side. Also: a street word just after it (`1234 Main St`) and promo words in the
+ * same sentence.
+ * Invariant: only the strongest hit per positive class counts, so repeating "code" adds nothing.
+ */
+import type { CodeCandidate } from './candidates.ts';
+import type { Evidence } from './evidence.ts';
+import type { Hit } from './lexicon.ts';
+import { hitsBetween, type Segment } from './segment.ts';
+
+const LEFT_WINDOW = 120;
+const RIGHT_WINDOW = 80;
+const POSITIVE = { code: 2.5, enter: 2.0, auth: 1.2 } as const;
+type PositiveClass = keyof typeof POSITIVE;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ADJACENT_FILLER = /[\s:：#№.\-*()[\]"'«»|،,]/g;
+
+function decay(distance: number): number {
+  return distance <= 3 ? 1 : Math.max(0, 1 - (distance - 3) / 100);
+}
+
+/** Multiplier for sentence and line ends between two offsets. */
+export function boundaryFactor(text: string, from: number, to: number): number {
+  let factor = 1;
+  const end = Math.min(to, from + 200);
+  for (let i = from; i < end; i += 1) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      let k = i - 1;
+      while (k >= from && text[k] === ' ') k -= 1;
+      if (text[k] === ':' || text[k] === '：') continue;
+      factor *= text[i + 1] === '\n' ? 0.6 : 0.8;
+      if (text[i + 1] === '\n') i += 1;
+    } else if ('!?。！？।؟'.includes(ch)) {
+      factor *= 0.5;
+    } else if (ch === '.') {
+      const next = text[i + 1];
+      const isEnd = next === undefined || next === ' ' || next === '\n' || i + 1 >= to;
+      const prev1 = text[i - 1] ?? '';
+      const prev2 = text[i - 2] ?? '';
+      if (isEnd && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2)) factor *= 0.5;
+    }
+    if (factor < 0.15) return 0.15;
+  }
+  return factor;
+}
+
+/**
+ * Nothing but punctuation, or one short connecting word ("no", "of", "de", "بـ", one CJK
+ * particle), stands between a label and the number it labels. Another number in between means
+ * the label belongs to that one.
+ */
+function isAdjacent(fold: string, from: number, to: number): boolean {
+  if (to - from > 16) return false;
+  const rest = fold.slice(from, to).replace(ADJACENT_FILLER, '');
+  if (rest.length === 0) return true;
+  if (/\d/.test(rest)) return false;
+  if (/[\u2e80-\uffff]/.test(rest)) return rest.length <= 1;
+  return rest.length <= 3;
+}
+
+/** A warning ("never share") shortly before a code label, in the same sentence. */
+function isWarned(seg: Segment, hit: Hit): boolean {
+  for (const w of hitsBetween(seg.hits, hit.start - 40, hit.start)) {
+    if (w.cls !== 'warning' || w.end > hit.start || hit.start - w.end > 40) continue;
+    if (boundaryFactor(seg.text, w.end, hit.start) >= 0.8) return true;
+  }
+  return false;
+}
+
+/** A promo word in the same sentence as a code label: "use code 5512 for $5 off". */
+function inMarketingSentence(seg: Segment, hit: Hit): boolean {
+  for (const p of hitsBetween(seg.hits, hit.start - 60, hit.end + 60)) {
+    if (p.cls !== 'promo') continue;
+    const [from, to] = p.end <= hit.start ? [p.end, hit.start] : [hit.end, p.start];
+    if (to >= from && boundaryFactor(seg.text, from, to) >= 0.8) return true;
+  }
+  return false;
+}
+
+/** Code labels that are not part of a warning: the message talks about a code. */
+export function hasCodeIntent(seg: Segment): boolean {
+  return seg.hits.some((h) => h.cls === 'code' && !isWarned(seg, h));
+}
+
+export function addContextEvidence(seg: Segment, cands: readonly CodeCandidate[]): void {
+  // Pass 1: what each number is labelled as. Numbers that are clearly not codes (masked endings,
+  // order numbers…) do not steal a nearby code label from the real code in pass 2.
+  const penaltiesOf = cands.map((cand) => negativeEvidence(seg, cand));
+  const distractor = new Set<CodeCandidate>();
+  cands.forEach((cand, i) => {
+    const total = [...cand.evidence, ...penaltiesOf[i]!].reduce((t, e) => t + e.weight, 0);
+    if (total < 0) distractor.add(cand);
+  });
+  const byStart = [...cands].sort((a, b) => a.start - b.start);
+  cands.forEach((cand, i) => {
+    const alone = standaloneLine(seg.text, cand);
+    // A code set apart under a paragraph that announces it: the paragraph's label counts however
+    // long the paragraph is ("…enter the following code on the sign-in page.\n\n881 204").
+    const above = alone ? lineAbove(seg.text, cand.start) : null;
+    const from0 =
+      above === null ? cand.start - LEFT_WINDOW : Math.min(above[0], cand.start - LEFT_WINDOW);
+    const hits = hitsBetween(seg.hits, from0, cand.end + RIGHT_WINDOW);
+    const best: Record<PositiveClass, Evidence | null> = { code: null, enter: null, auth: null };
+    for (const h of hits) {
+      if (h.cls !== 'code' && h.cls !== 'enter' && h.cls !== 'auth') continue;
+      if (h.end > cand.start && h.start < cand.end) continue;
+      const left = h.end <= cand.start;
+      const from = left ? h.end : cand.end;
+      const to = left ? cand.start : h.start;
+      let f = decay(to - from) * boundaryFactor(seg.text, from, to) * (left ? 1 : 0.85);
+      f *= 0.5 ** between(byStart, distractor, cand, from, to);
+      let note = '';
+      if (above !== null && h.start >= above[0] && h.end <= above[1] && f < 0.6) {
+        f = 0.6;
+        note = ' in the paragraph just above';
+      }
+      if (h.cls === 'code' && isWarned(seg, h)) {
+        f *= 0.35;
+        note = ' inside a warning';
+      } else if (h.cls === 'code' && inMarketingSentence(seg, h)) {
+        f *= 0.4;
+        note = ' in a marketing sentence';
+      }
+      const weight = POSITIVE[h.cls] * f;
+      const seen = best[h.cls];
+      if (weight > 0.01 && (seen === null || weight > seen.weight)) {
+        const kind =
+          h.cls === 'code'
+            ? 'code label'
+            : h.cls === 'enter'
+              ? 'asks to type it'
+              : 'sign-in or verify word';
+        best[h.cls] = { weight, reason: `${kind} "${h.text}" ${left ? 'before' : 'after'}${note}` };
+      }
+    }
+    for (const e of Object.values(best)) if (e !== null) cand.evidence.push(e);
+    cand.evidence.push(...penaltiesOf[i]!);
+    if (alone) cand.evidence.push({ weight: 0.4, reason: 'set apart on its own line' });
+  });
+}
+
+function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
+  const hits = hitsBetween(seg.hits, cand.start - LEFT_WINDOW, cand.end + RIGHT_WINDOW);
+  const penalties = new Map<string, Evidence>();
+  const penalize = (key: string, e: Evidence) => {
+    const seen = penalties.get(key);
+    if (seen === undefined || seen.weight > e.weight) penalties.set(key, e);
+  };
+  for (const h of hits) {
+    if (h.end > cand.start && h.start < cand.end) continue;
+    const left = h.end <= cand.start;
+    const from = left ? h.end : cand.end;
+    const to = left ? cand.start : h.start;
+    const adjacent = isAdjacent(seg.fold, from, to);
+    const where = left ? 'before' : 'after';
+    const label = `"${h.text}"`;
+    switch (h.cls) {
+      case 'reference':
+        if (left && adjacent)
+          penalize('reference', {
+            weight: -3,
+            reason: `labelled as a reference/account number by ${label}`,
+          });
+        break;
+      case 'phone':
+        if (left && adjacent)
+          penalize('phone', { weight: -2.5, reason: `phone label ${label} before` });
+        break;
+      case 'address':
+        if (left && adjacent) {
+          penalize('address', { weight: -2, reason: `address word ${label} before` });
+        }
+        // `1234 Main St`: a house number a couple of words before a street word.
+        if (!left && to - from <= 15 && boundaryFactor(seg.text, from, to) === 1) {
+          penalize('address', { weight: -2, reason: `street address: ${label} after` });
+        }
+        break;
+      case 'money':
+        if (adjacent) penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
+        break;
+      case 'units':
+        if (!left && adjacent)
+          penalize('units', { weight: -2.5, reason: `quantity: unit ${label} after` });
+        break;
+      case 'dates':
+        if (adjacent) penalize('dates', { weight: -2, reason: `date: ${label} ${where}` });
+        break;
+      case 'promo': {
+        const sameSentence = boundaryFactor(seg.text, from, to) >= 0.8;
+        const w = adjacent ? -3 : sameSentence ? -2 * decay(to - from) : 0;
+        if (w < -0.05) penalize('promo', { weight: w, reason: `marketing word ${label} ${where}` });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return [...penalties.values()];
+}
+
+/** Other plausible candidates lying wholly between a keyword and this candidate (sorted input). */
+function between(
+  byStart: readonly CodeCandidate[],
+  distractor: ReadonlySet<CodeCandidate>,
+  self: CodeCandidate,
+  from: number,
+  to: number,
+): number {
+  let lo = 0;
+  let hi = byStart.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byStart[mid]!.start < from) lo = mid + 1;
+    else hi = mid;
+  }
+  let count = 0;
+  for (let k = lo; k < byStart.length && byStart[k]!.start < to && count < 3; k += 1) {
+    const c = byStart[k]!;
+    if (c === self || c.part || distractor.has(c)) continue;
+    if (c.end <= to) count += 1;
+  }
+  return count;
+}
+
+/** Span of the nearest non-empty line above `pos` (looking back at most 600 characters). */
+function lineAbove(text: string, pos: number): [number, number] | null {
+  const floor = Math.max(0, pos - 600);
+  let k = text.lastIndexOf('\n', pos - 1);
+  if (k < floor) return null;
+  while (k > floor && (text[k] === '\n' || text[k] === ' ')) k -= 1;
+  const end = k + 1;
+  const start = text.lastIndexOf('\n', k) + 1;
+  return end > start && start >= floor ? [start, end] : null;
+}
+
+/** Alone on its line (only punctuation around it), looking at most 12 characters either way. */
+function standaloneLine(text: string, cand: CodeCandidate): boolean {
+  const before = text.slice(Math.max(0, cand.start - 12), cand.start);
+  const after = text.slice(cand.end, cand.end + 12);
+  const nl1 = before.lastIndexOf('\n');
+  const nl2 = after.indexOf('\n');
+  const startsLine = nl1 !== -1 || cand.start - before.length === 0;
+  const endsLine = nl2 !== -1 || cand.end + after.length === text.length;
+  if (!startsLine || !endsLine) return false;
+  if (
+    cand.start - before.length === 0 &&
+    cand.end + after.length === text.length &&
+    nl1 === -1 &&
+    nl2 === -1
+  ) {
+    return false; // the whole message, not a line set apart
+  }
+  const rest = before.slice(nl1 + 1) + (nl2 === -1 ? after : after.slice(0, nl2));
+  return !LETTER_OR_DIGIT.test(rest);
+}

@@ -1,0 +1,222 @@
+/**
+ * Reads an HTML email part with a real parser (htmlparser2): visible text plus every link.
+ *
+ * Invariants:
+ * - markup is never scanned with regular expressions; entities are decoded by the parser
+ *   (`&amp;` → `&`, `&nbsp;` → space);
+ * - the visible text is already normalised (normalize.ts) and whitespace-collapsed, block elements
+ *   become line breaks, `<style>`, `<script>`, `<head>` and friends are skipped;
+ * - each anchor records its span in that visible text, so the words around a link are read with the
+ *   same keyword hits as the rest of the message;
+ * - work is bounded: oversized input is cut, the visible text and the anchor list are capped.
+ */
+import { Parser } from 'htmlparser2';
+import { normalizeText } from './normalize.ts';
+
+export interface HtmlAnchor {
+  readonly href: string;
+  /** Span of the anchor's visible text in HtmlView.text. */
+  readonly start: number;
+  readonly end: number;
+  /** The anchor shows only an image (logo, app-store badge, social icon). */
+  readonly imageOnly: boolean;
+  /** Styled as a button (class, background, padding, white-on-colour text). */
+  readonly buttonish: boolean;
+  /** Order among anchors in the document. */
+  readonly index: number;
+}
+
+export interface HtmlView {
+  readonly text: string;
+  readonly anchors: readonly HtmlAnchor[];
+}
+
+const MAX_HTML = 2_000_000;
+const MAX_TEXT = 200_000;
+const MAX_ANCHORS = 400;
+const SKIP = new Set(['style', 'script', 'head', 'title', 'noscript', 'template', 'svg', 'math']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'br',
+  'tr',
+  'td',
+  'th',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'hr',
+  'blockquote',
+  'pre',
+  'center',
+  'dd',
+  'dt',
+  'dl',
+  'form',
+  'address',
+  'main',
+  'nav',
+  'aside',
+  'figure',
+  'figcaption',
+  'body',
+  'html',
+]);
+
+interface OpenElement {
+  readonly name: string;
+  readonly buttonStyle: boolean;
+}
+
+/** Collects visible text with collapsed whitespace while keeping offsets stable. */
+class TextBuilder {
+  private readonly parts: string[] = [];
+  length = 0;
+  private pendingSpace = false;
+  private newlines = 2;
+
+  append(raw: string): void {
+    if (this.length >= MAX_TEXT) return;
+    const room = MAX_TEXT - this.length;
+    const text = normalizeText(raw.length > room ? raw.slice(0, room) : raw).replace(/\s+/g, ' ');
+    if (text === '' || text === ' ') {
+      if (text === ' ') this.pendingSpace = true;
+      return;
+    }
+    const lead = text.startsWith(' ');
+    const trail = text.endsWith(' ');
+    const body = text.slice(lead ? 1 : 0, trail ? -1 : undefined);
+    if ((lead || this.pendingSpace) && this.newlines === 0) this.push(' ');
+    this.push(body);
+    this.pendingSpace = trail;
+  }
+
+  newline(): void {
+    this.pendingSpace = false;
+    if (this.newlines < 2 && this.length < MAX_TEXT) {
+      this.push('\n');
+      this.newlines += 1;
+    }
+  }
+
+  private push(s: string): void {
+    this.parts.push(s);
+    this.length += s.length;
+    this.newlines = s === '\n' ? this.newlines : 0;
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
+function looksLikeButtonStyle(style: string, cls: string, bgcolor: string): boolean {
+  if (/\b(btn|button|cta)\b/i.test(cls)) return true;
+  if (bgcolor !== '' && !/^#?f{3}(f{3})?$|^white$/i.test(bgcolor.trim())) return true;
+  const bg = /background(?:-color)?\s*:\s*([^;]+)/i.exec(style);
+  if (bg === null) return false;
+  const colour = bg[1]!.trim().toLowerCase();
+  if (/^(#fff(fff)?|white|transparent|none|inherit)\b/.test(colour)) return false;
+  return /padding|border-radius|display\s*:\s*inline-block/i.test(style);
+}
+
+function whiteText(style: string): boolean {
+  return /(^|;|\s)color\s*:\s*(#fff(fff)?|white|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\))/i.test(style);
+}
+
+export function readHtml(html: string): HtmlView {
+  const input = html.length > MAX_HTML ? html.slice(0, MAX_HTML) : html;
+  const out = new TextBuilder();
+  const anchors: HtmlAnchor[] = [];
+  const stack: OpenElement[] = [];
+  let skipDepth = 0;
+  let current: {
+    href: string;
+    start: number;
+    images: number;
+    buttonish: boolean;
+    textStart: number;
+  } | null = null;
+
+  const closeAnchor = () => {
+    if (current === null) return;
+    const end = out.length;
+    const hasText = end > current.textStart;
+    if (anchors.length < MAX_ANCHORS) {
+      anchors.push({
+        href: current.href,
+        start: current.start,
+        end,
+        imageOnly: current.images > 0 && !hasText,
+        buttonish: current.buttonish,
+        index: anchors.length,
+      });
+    }
+    current = null;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const style = attribs.style ?? '';
+        const buttonStyle = looksLikeButtonStyle(style, attribs.class ?? '', attribs.bgcolor ?? '');
+        stack.push({ name, buttonStyle });
+        if (SKIP.has(name)) {
+          skipDepth += 1;
+          return;
+        }
+        if (skipDepth > 0) return;
+        if (BLOCK.has(name)) out.newline();
+        if (name === 'a') {
+          closeAnchor();
+          const href = (attribs.href ?? '').replace(/\s+/g, '');
+          if (href === '') return;
+          let buttonish = buttonStyle;
+          // Ancestors carry the button colour in table-based layouts (<td bgcolor><a>).
+          for (let k = stack.length - 2; k >= 0 && k >= stack.length - 4 && !buttonish; k -= 1) {
+            if (stack[k]!.buttonStyle) buttonish = true;
+          }
+          if (!buttonish && whiteText(style)) buttonish = true;
+          current = { href, start: out.length, images: 0, buttonish, textStart: out.length };
+        } else if (name === 'img' && current !== null) {
+          current.images += 1;
+        }
+      },
+      ontext(text) {
+        if (skipDepth === 0) out.append(text);
+      },
+      onclosetag(name) {
+        // Pop to the matching element; htmlparser2 reports implied closes in order.
+        for (let k = stack.length - 1; k >= 0 && k >= stack.length - 64; k -= 1) {
+          if (stack[k]!.name === name) {
+            stack.length = k;
+            break;
+          }
+        }
+        if (SKIP.has(name)) {
+          skipDepth = Math.max(0, skipDepth - 1);
+          return;
+        }
+        if (skipDepth > 0) return;
+        if (name === 'a') closeAnchor();
+        if (BLOCK.has(name)) out.newline();
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(input);
+  parser.end();
+  closeAnchor();
+  return { text: out.toString(), anchors };
+}

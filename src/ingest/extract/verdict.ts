@@ -1,0 +1,89 @@
+/**
+ * Turns ranked codes and links into the public verdict: chosen values, ranked alternatives with
+ * their reasons, and one confidence for the whole verdict.
+ *
+ * Confidence per decision: when something is chosen, its probability minus half the runner-up's
+ * (a close second makes us less sure); when nothing is chosen, one minus the best rejected
+ * candidate's probability. The verdict's confidence is the lower of the code and link decisions.
+ */
+import { CODE_THRESHOLD, type ScoredCode } from './choose-code.ts';
+import { LINK_THRESHOLD, type ScoredLink } from './choose-link.ts';
+import { describeEvidence, type Evidence, probability, round3 } from './evidence.ts';
+import type { Alternative, Extraction } from './types.ts';
+
+const MAX_ALTERNATIVES = 8;
+
+function reasons(evidence: readonly Evidence[]): string[] {
+  return [...evidence]
+    .filter((e) => e.weight !== 0 || e.reason.includes('prefix'))
+    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))
+    .map(describeEvidence);
+}
+
+/**
+ * `rivals` marks which alternatives compete with the chosen one (a group of the chosen code, such
+ * as `7310` of `7310 44`, does not).
+ */
+function decisionConfidence(
+  probs: readonly number[],
+  chosenIndex: number,
+  rivals: readonly boolean[],
+): number {
+  if (chosenIndex < 0) return probs.length === 0 ? 0.99 : 1 - probs[0]!;
+  const second = probs.find((_, i) => i !== chosenIndex && rivals[i]) ?? 0;
+  return Math.min(0.99, Math.max(0, probs[chosenIndex]! - 0.5 * second));
+}
+
+export function buildVerdict(
+  codes: readonly ScoredCode[],
+  links: readonly ScoredLink[],
+  chosenLink: ScoredLink | null,
+  webauthn: boolean,
+): Extraction {
+  const chosenCode = codes[0] !== undefined && codes[0].score >= CODE_THRESHOLD ? codes[0] : null;
+  const codeProbs = codes.map((c) => probability(c.score, CODE_THRESHOLD));
+  const linkProbs = links.map((l) => probability(l.score, LINK_THRESHOLD));
+  const alternatives: Alternative[] = [];
+  codes.slice(0, MAX_ALTERNATIVES).forEach((c, i) => {
+    alternatives.push({
+      kind: 'otp_code',
+      value: c.value,
+      score: round3(codeProbs[i]!),
+      chosen: c === chosenCode,
+      reasons: reasons(c.evidence),
+    });
+  });
+  links.slice(0, MAX_ALTERNATIVES).forEach((l, i) => {
+    alternatives.push({
+      kind: 'magic_link',
+      value: l.value,
+      score: round3(linkProbs[i]!),
+      chosen: l === chosenLink,
+      reasons: reasons(l.evidence),
+    });
+  });
+  const codeRivals = codes.map((c) => chosenCode === null || !chosenCode.value.includes(c.value));
+  const codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
+  const linkConf = decisionConfidence(
+    linkProbs,
+    chosenLink === null ? -1 : links.indexOf(chosenLink),
+    links.map(() => true),
+  );
+  return {
+    otp_code: chosenCode?.value ?? null,
+    magic_link: chosenLink?.value ?? null,
+    webauthn_required: webauthn,
+    confidence: round3(Math.min(codeConf, linkConf)),
+    alternatives,
+  };
+}
+
+export function emptyVerdict(): Extraction {
+  return {
+    otp_code: null,
+    magic_link: null,
+    webauthn_required: false,
+    confidence: 0,
+    alternatives: [],
+  };
+}
