@@ -12,20 +12,30 @@ import fastifyHelmet from '@fastify/helmet';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { registerAuth } from './auth/index.ts';
 import type { Config } from './config.ts';
 import { registerConsole } from './console/routes.ts';
 import { type Database, openDatabase } from './db/orm.ts';
 import { serverSecret } from './db/server-secrets.ts';
+import type { ChallengeDeps } from './domain/context.ts';
+import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
 import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { requestId } from './http/request-id.ts';
+import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
+import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
+import { apiKeyRoutes } from './rest-compat/api-keys.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** This request's own EntityManager (a fork); never the global one. */
     em: EntityManager;
+  }
+  interface FastifyInstance {
+    /** The challenge-session operations' dependencies: faces call `withEm(challenges, request.em)`. */
+    challenges: ChallengeDeps;
   }
 }
 
@@ -40,8 +50,12 @@ export interface App {
   server: FastifyInstance;
   db: Database;
   config: Config;
-  /** Listens on `port` (0 for any) and resolves to the bound address. */
-  start(port?: number): Promise<{ port: number; url: string }>;
+  /** What the challenge-session operations need (events, sealing, waiters, clock). */
+  challenges: ChallengeDeps;
+  /** Listens on `port` (0 for any) and SMTP_PORT, and resolves to the bound addresses. */
+  start(port?: number): Promise<{ port: number; url: string; smtpPort: number }>;
+  /** The inbound SMTP listener's port once started (SMTP_PORT 0 picks a free one). */
+  readonly smtpPort: number | undefined;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -54,29 +68,52 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     embeddedInMemory: options.embeddedInMemory,
     log: (message) => logger.info({ component: 'orm' }, message),
   });
+  let started: ChallengeRuntime | undefined;
   try {
-    const server = await composeServer(config, db, logger);
+    const runtime = await startChallengeRuntime(config, db.orm, logger);
+    started = runtime;
+    const server = await composeServer(config, db, logger, runtime.deps);
+    let smtp: SmtpListener | undefined;
     return {
       server,
       db,
       config,
+      challenges: runtime.deps,
+      get smtpPort() {
+        return smtp?.port;
+      },
       async start(port = config.port) {
         await server.listen({ port, host: config.host });
         const address = server.server.address() as AddressInfo;
-        return { port: address.port, url: `http://${config.host}:${address.port}` };
+        smtp = await startSmtpListener(config, runtime.deps);
+        return {
+          port: address.port,
+          url: `http://${config.host}:${address.port}`,
+          smtpPort: smtp.port,
+        };
       },
       async stop() {
+        // Open waits answer first, so the HTTP server's graceful close is not held up by them.
+        runtime.deps.waiters.close();
         await server.close();
+        await smtp?.close();
+        await runtime.stop();
         await db.close();
       },
     };
   } catch (error) {
+    await started?.stop();
     await db.close();
     throw error;
   }
 }
 
-async function composeServer(config: Config, db: Database, logger: Logger) {
+async function composeServer(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  challenges: ChallengeDeps,
+) {
   const cookieSecret = await serverSecret(db.orm.em.fork(), 'cookie-signing');
   const server = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -115,6 +152,11 @@ async function composeServer(config: Config, db: Database, logger: Logger) {
 
   registerHealth(server, db.orm);
   registerMetrics(server);
+  // Agent authentication first: the console and the resource faces use its decorations.
+  await registerAuth(server, { config, db, logger });
+  await server.register(apiKeyRoutes);
+  server.decorate('challenges', challenges);
+  await registerIngest(server, config, challenges);
   await server.register(registerConsole(config), { prefix: config.consolePath });
   return server;
 }

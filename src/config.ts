@@ -6,10 +6,30 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const optionalUrl = z.url().optional();
+/** A number pool spec (see domain/numbers/pool-spec.ts), expanded into its E.164 numbers. */
+const poolSpec = z.string().transform((spec, ctx) => {
+  try {
+    return parsePoolSpec(spec);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+/** Comma-separated domain names, lower-cased. */
+const domainList = z.string().transform((list, ctx) => {
+  const domains = list
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = domains.find((d) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d));
+  if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not a domain name` });
+  return domains;
+});
 
 /** One generic OpenID Connect provider for console sign-in ("Continue with …"). */
 export interface SocialProviderConfig {
@@ -47,6 +67,10 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: seconds.default(3600),
   ASSERTION_TTL: seconds.default(2592000),
   SESSION_TTL: seconds.default(900),
+  SERVICE_AUTH_ENABLED: z.enum(['true', 'false']).default('true'),
+  EVENTS_MAX_AGE: seconds.default(300),
+  IDENTITY_SIGNING_KEYS: z.string().optional(),
+  AUTH_SWEEP_INTERVAL: seconds.default(60),
   CONSOLE_SESSION_TTL: seconds.default(7 * 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.coerce
@@ -65,6 +89,20 @@ const envSchema = z.object({
   OIDC_2_ISSUER: optionalUrl,
   OIDC_2_CLIENT_ID: z.string().min(1).optional(),
   OIDC_2_CLIENT_SECRET: z.string().min(1).optional(),
+  // Challenge sessions, numbers and ingest.
+  NUMBER_POOL: z.string().default(DEFAULT_SYNTHETIC_POOL).pipe(poolSpec),
+  TWILIO_NUMBERS: poolSpec.optional(),
+  NUMBER_QUARANTINE: z.coerce.number().int().min(0).default(600),
+  MESSAGE_RETENTION: seconds.default(86400),
+  SMTP_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  FREE_TIER_MONTHLY_SESSIONS: z.coerce.number().int().min(0).default(100),
+  TARGET_POLICY_EXTRA: domainList.optional(),
+  TARGET_POLICY_ALLOW: domainList.optional(),
+  CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -83,6 +121,16 @@ export interface Config {
   inboundEmailDomain: string;
   twilioAuthToken: string | undefined;
   eventsTrustedIssuers: string | undefined;
+  /** EVENTS_TRUSTED_ISSUERS, parsed and validated. */
+  trustedEventIssuers: TrustedEventIssuer[];
+  /** Seconds a security event token may be old (by `iat`) and still be accepted. */
+  eventsMaxAge: number;
+  /** Whether `POST /agent/identity` accepts `type: service_auth`. */
+  serviceAuthEnabled: boolean;
+  /** IDENTITY_SIGNING_KEYS: private JWKs given by environment (first signs); else from the database. */
+  identitySigningKeys: Record<string, unknown>[] | undefined;
+  /** Seconds between sweeps of expired tokens, codes and receipts. */
+  authSweepInterval: number;
   eventsSchemaBase: string;
   userCodeTtl: number;
   claimPollInterval: number;
@@ -96,11 +144,82 @@ export interface Config {
   signinMaxFailures: number;
   signinWindow: number;
   socialProviders: SocialProviderConfig[];
+  /** NUMBER_POOL: the synthetic numbers (default: 555-0100…0199, fictional, in ten area codes). */
+  syntheticNumbers: string[];
+  /** TWILIO_NUMBERS: programmable numbers, same syntax; when any, sms_otp sessions get these. */
+  twilioNumbers: string[];
+  /** NUMBER_QUARANTINE: seconds a released number rests before it may serve anyone else. */
+  numberQuarantine: number;
+  /** MESSAGE_RETENTION: seconds raw bodies (and parsed codes) are kept before being erased. */
+  messageRetention: number;
+  /** SMTP_MAX_MESSAGE_BYTES: the largest inbound email accepted (SMTP SIZE; larger gets 552). */
+  smtpMaxMessageBytes: number;
+  /** FREE_TIER_MONTHLY_SESSIONS: sessions (opens and reroutes) a free account may use a month. */
+  freeTierMonthlySessions: number;
+  /** TARGET_POLICY_EXTRA: domains refused as targets beyond the maintained list. */
+  targetPolicyExtra: string[];
+  /** TARGET_POLICY_ALLOW: domains allowed even though the maintained list refuses them. */
+  targetPolicyAllow: string[];
+  /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
+  challengeSweepInterval: number;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/** An issuer trusted to send security events, with its keys inline or at a JWKS URL. */
+export type TrustedEventIssuer =
+  | { issuer: string; jwks_uri: string }
+  | { issuer: string; jwks: { keys: Record<string, unknown>[] } };
+
+const trustedIssuersSchema = z.array(
+  z.union([
+    z.strictObject({ issuer: z.string().min(1), jwks_uri: z.url() }),
+    z.strictObject({
+      issuer: z.string().min(1),
+      jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }),
+    }),
+  ]),
+);
+
+/** Parses a JSON-valued variable, naming it in the error. */
+function jsonVariable<S extends z.ZodType>(name: string, raw: string, schema: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${name}: must be valid JSON`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new ConfigError(`${name}: ${issue.message}${where}`);
+  }
+  return parsed.data;
+}
+
+/** Private signing JWKs: RSA (RS256) or P-256 (ES256), each with a kid. */
+const signingKeysSchema = z
+  .array(
+    z.union([
+      z.looseObject({
+        kty: z.literal('RSA'),
+        n: z.string().min(1),
+        e: z.string().min(1),
+        d: z.string().min(1),
+        kid: z.string().min(1),
+      }),
+      z.looseObject({
+        kty: z.literal('EC'),
+        crv: z.literal('P-256'),
+        d: z.string().min(1),
+        kid: z.string().min(1),
+      }),
+    ]),
+  )
+  .min(1);
 
 function socialProviders(env: Env): SocialProviderConfig[] {
   const slots = [
@@ -148,6 +267,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN.toLowerCase(),
     twilioAuthToken: env.TWILIO_AUTH_TOKEN,
     eventsTrustedIssuers: env.EVENTS_TRUSTED_ISSUERS,
+    trustedEventIssuers: env.EVENTS_TRUSTED_ISSUERS
+      ? jsonVariable('EVENTS_TRUSTED_ISSUERS', env.EVENTS_TRUSTED_ISSUERS, trustedIssuersSchema)
+      : [],
+    eventsMaxAge: env.EVENTS_MAX_AGE,
+    serviceAuthEnabled: env.SERVICE_AUTH_ENABLED === 'true',
+    identitySigningKeys: env.IDENTITY_SIGNING_KEYS
+      ? jsonVariable('IDENTITY_SIGNING_KEYS', env.IDENTITY_SIGNING_KEYS, signingKeysSchema)
+      : undefined,
+    authSweepInterval: env.AUTH_SWEEP_INTERVAL,
     eventsSchemaBase: trimSlash(env.EVENTS_SCHEMA_BASE),
     userCodeTtl: env.USER_CODE_TTL,
     claimPollInterval: env.CLAIM_POLL_INTERVAL,
@@ -161,5 +289,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     signinMaxFailures: env.SIGNIN_MAX_FAILURES,
     signinWindow: env.SIGNIN_WINDOW,
     socialProviders: socialProviders(env),
+    syntheticNumbers: env.NUMBER_POOL,
+    twilioNumbers: env.TWILIO_NUMBERS ?? [],
+    numberQuarantine: env.NUMBER_QUARANTINE,
+    messageRetention: env.MESSAGE_RETENTION,
+    smtpMaxMessageBytes: env.SMTP_MAX_MESSAGE_BYTES,
+    freeTierMonthlySessions: env.FREE_TIER_MONTHLY_SESSIONS,
+    targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
+    targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
+    challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
   };
 }

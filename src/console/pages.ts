@@ -74,7 +74,8 @@ export function dashboardPage(chrome: PageChrome, user: User): string {
         <dt>Account</dt><dd>${user.account.name} (${user.account.id})</dd>
         <dt>Billing tier</dt><dd>${user.account.tier}</dd>
       </dl>
-    </section>`,
+    </section>
+    <p><a href="${chrome.prefix}/api-keys">API keys</a></p>`,
   );
 }
 

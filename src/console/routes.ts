@@ -10,6 +10,8 @@ import type { Config } from '../config.ts';
 import { signIn, signUp } from '../domain/accounts/accounts.ts';
 import { type AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
+import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
+import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
 import { dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -132,6 +134,9 @@ export function registerConsole(config: Config) {
           throw error;
         }
       };
+
+    await app.register(claimRoutes(prefix));
+    await app.register(apiKeyConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

@@ -1,12 +1,41 @@
 /** Every entity the ORM knows, in one list (discovery by reference, never by glob). */
 import { Account } from './account.ts';
+import { AccountPricing } from './account-pricing.ts';
+import { AgentRegistration } from './agent-registration.ts';
+import { ApiKey } from './api-key.ts';
+import { ChallengeSession } from './challenge-session.ts';
 import { ConsoleSession } from './console-session.ts';
+import { InboundMessage } from './inbound-message.ts';
+import { OidcPayload } from './oidc-payload.ts';
+import { PhoneNumber } from './phone-number.ts';
+import { SecurityEventReceipt } from './security-event-receipt.ts';
 import { ServerSecret } from './server-secret.ts';
+import { SigningKey } from './signing-key.ts';
 import { SocialIdentity } from './social-identity.ts';
 import { ThrottleCounter } from './throttle-counter.ts';
+import { UsageEvent } from './usage-event.ts';
 import { User } from './user.ts';
+import { Verdict } from './verdict.ts';
 
-export { Account, ConsoleSession, ServerSecret, SocialIdentity, ThrottleCounter, User };
+export {
+  Account,
+  AccountPricing,
+  AgentRegistration,
+  ApiKey,
+  ChallengeSession,
+  ConsoleSession,
+  InboundMessage,
+  OidcPayload,
+  PhoneNumber,
+  SecurityEventReceipt,
+  ServerSecret,
+  SigningKey,
+  SocialIdentity,
+  ThrottleCounter,
+  UsageEvent,
+  User,
+  Verdict,
+};
 
 export const entities = [
   Account,
@@ -15,4 +44,15 @@ export const entities = [
   SocialIdentity,
   ThrottleCounter,
   ServerSecret,
+  AgentRegistration,
+  ApiKey,
+  OidcPayload,
+  SigningKey,
+  SecurityEventReceipt,
+  ChallengeSession,
+  PhoneNumber,
+  InboundMessage,
+  Verdict,
+  UsageEvent,
+  AccountPricing,
 ];

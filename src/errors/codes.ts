@@ -21,6 +21,23 @@ export const errorCodes = {
   rate_limited: { status: 429, title: 'Too many requests; retry later' },
   service_unavailable: { status: 503, title: 'The service is temporarily unavailable' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },
+  // Challenge sessions.
+  session_limit_reached: {
+    status: 429,
+    title: 'The credential already holds its maximum of concurrent active sessions',
+  },
+  no_number_available: { status: 503, title: 'No number is free to assign right now' },
+  unsupported_target: { status: 422, title: 'Challenges for this target are not supported' },
+  session_closed: { status: 409, title: 'The session was closed' },
+  session_expired: { status: 410, title: 'The session has expired' },
+  allowance_exhausted: {
+    status: 402,
+    title: "The free tier's monthly session allowance is used up",
+  },
+  invalid_user_code: { status: 400, title: 'The code is not correct' },
+  claim_wrong_user: { status: 403, title: 'This claim belongs to a different email address' },
+  claim_closed: { status: 409, title: 'This agent has already been claimed' },
+  claim_expired: { status: 410, title: 'This claim has expired' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

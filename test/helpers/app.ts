@@ -48,6 +48,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({
     PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
+    // Never a fixed port in tests: files run in parallel, each app with its own SMTP listener.
+    SMTP_PORT: '0',
     DATA_DIR: scratch,
     LOG_LEVEL: options.logLines ? 'debug' : (process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),

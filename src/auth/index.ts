@@ -1,0 +1,92 @@
+/**
+ * Agent authentication, composed onto the Fastify host: the authorization server (oidc-provider,
+ * mounted for an allowlist of routes), registration, security-event intake, discovery and the
+ * resource-side credentials every face uses (`server.credentials`).
+ *
+ * Call before the console and the resource faces are registered: they use the decorations
+ * (`server.credentials`, `server.agentAuth`) set here on the root instance.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/orm.ts';
+import { serverSecret } from '../db/server-secrets.ts';
+import { Credentials } from './credentials.ts';
+import { discoveryRoutes } from './discovery-routes.ts';
+import { IdentityAssertions } from './identity-assertion.ts';
+import { type BenchClient, createProvider } from './provider.ts';
+import { mountProvider } from './provider-mount.ts';
+import { registrationRoutes } from './registration-routes.ts';
+import type { RegistrationPolicy } from './registrations.ts';
+import { securityEventRoutes } from './security-events.ts';
+import { type KeyRing, loadKeyRing } from './signing-keys.ts';
+import { startSweeper } from './sweeper.ts';
+
+export interface AgentAuth {
+  provider: Provider;
+  keys: KeyRing;
+  assertions: IdentityAssertions;
+  orm: MikroORM;
+  /** Settings of the claim ceremony (code lifetime, poll interval, code digest key). */
+  policy: RegistrationPolicy;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    agentAuth: AgentAuth;
+  }
+}
+
+export interface AuthOptions {
+  /** Bench only: enable oidc-provider's client_credentials grant for this client. */
+  benchClient?: BenchClient;
+}
+
+export async function registerAuth(
+  server: FastifyInstance,
+  deps: { config: Config; db: Database; logger: Logger },
+  options: AuthOptions = {},
+): Promise<AgentAuth> {
+  const { config, db, logger } = deps;
+  const em = db.orm.em.fork();
+  const keys = await loadKeyRing(em, config.identitySigningKeys);
+  const assertions = new IdentityAssertions(keys, config.publicBaseUrl, config.assertionTtl);
+  const policy: RegistrationPolicy = {
+    userCodeTtl: config.userCodeTtl,
+    pollInterval: config.claimPollInterval,
+    userCodePepper: await serverSecret(em, 'user-code-pepper'),
+  };
+  const provider = await createProvider({
+    config,
+    orm: db.orm,
+    keys,
+    assertions,
+    logger,
+    benchClient: options.benchClient,
+  });
+  const agentAuth: AgentAuth = { provider, keys, assertions, orm: db.orm, policy };
+
+  server.decorate('agentAuth', agentAuth);
+  server.decorate('credentials', new Credentials(provider, db.orm, config));
+  server.decorateRequest('principal', null);
+
+  await server.register(mountProvider(provider));
+  await server.register(registrationRoutes(config, () => policy));
+  await server.register(securityEventRoutes({ config, orm: db.orm }));
+  await server.register(discoveryRoutes(config));
+
+  const stopSweeper = startSweeper(db.orm, config.authSweepInterval, logger);
+  server.addHook('onClose', async () => {
+    await stopSweeper();
+  });
+  return agentAuth;
+}
+
+export {
+  CredentialError,
+  type CredentialInput,
+  requireScope,
+  withChallenge,
+} from './credentials.ts';

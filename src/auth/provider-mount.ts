@@ -1,0 +1,99 @@
+/**
+ * Mounts oidc-provider inside the Fastify host for an allowlist of routes only:
+ *   POST /oauth2/token, POST /oauth2/revoke, GET /oauth2/jwks,
+ *   GET /.well-known/oauth-authorization-server.
+ * The raw request is handed to `provider.callback()` (`reply.hijack()`), so the provider keeps its
+ * own parsing, checks and wire format; nothing else of the provider is reachable.
+ *
+ * Client-less requests (the interface's token and revocation requests carry no client_id): the
+ * provider authenticates a client before anything else, and without one answers every request,
+ * even an unknown grant type, with "no client authentication mechanism provided". We read the
+ * form body here and, when the request has no client authentication at all (no Authorization
+ * header, no client_id, client_secret or client_assertion), add `client_id=latchkey-agent`, the
+ * default public client (option A of shared/notes/oidc-provider-findings.md §4). Chosen over
+ * injecting a fake Basic header (option B) because the client then really is public
+ * (`token_endpoint_auth_method: none`, as discovery says), and a stock client that sends
+ * `client_id=latchkey-agent` itself (oauth4webapi's `None()` does) is served the same way.
+ * The provider reads `req.body` (a string, parsed by its own urlencoded parser exactly as the
+ * stream would be) and prints one warning per process that an upstream parser ran; that is this.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { paths } from './metadata.ts';
+import { defaultClientId } from './provider.ts';
+
+/** oidc-provider's own body limit (lib/shared/selective_body.js). */
+const bodyLimit = 56 * 1024;
+
+const clientAuthFields = ['client_id', 'client_secret', 'client_assertion'];
+
+function withDefaultClient(request: FastifyRequest, body: string): string {
+  if (request.headers.authorization !== undefined) return body;
+  const type = request.headers['content-type'] ?? '';
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return body;
+  const form = new URLSearchParams(body);
+  if (clientAuthFields.some((field) => form.has(field))) return body;
+  const joiner = body === '' || body.endsWith('&') ? '' : '&';
+  return `${body}${joiner}client_id=${encodeURIComponent(defaultClientId)}`;
+}
+
+export function mountProvider(provider: Provider) {
+  const callback = provider.callback();
+
+  const handOver = (request: FastifyRequest, reply: FastifyReply, body?: string) => {
+    // Headers Fastify hooks already set (request id, security headers) would be lost by hijack.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    if (body !== undefined) (request.raw as { body?: unknown }).body = body;
+    reply.hijack();
+    callback(request.raw, reply.raw);
+  };
+
+  return async function providerRoutes(app: FastifyInstance) {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, body, done) =>
+      done(null, body),
+    );
+    app.setErrorHandler((error, request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      const tooLarge = status === 413;
+      if (!tooLarge && !(status && status >= 400 && status < 500)) {
+        request.log.error({ err: error }, 'unexpected error before the authorization server');
+      }
+      return reply
+        .status(tooLarge ? 413 : status && status < 500 ? 400 : 500)
+        .header('cache-control', 'no-store')
+        .send(
+          status && status < 500
+            ? {
+                error: 'invalid_request',
+                error_description: tooLarge ? 'request body is too large' : 'request is malformed',
+              }
+            : { error: 'server_error', error_description: 'an unexpected error occurred' },
+        );
+    });
+
+    for (const url of [paths.token, paths.revocation]) {
+      app.post(url, (request, reply) => {
+        if (request.headers['content-type'] === undefined) {
+          // The provider would read this as "no client authentication"; say what is wrong.
+          return reply
+            .status(400)
+            .header('cache-control', 'no-store')
+            .send({
+              error: 'invalid_request',
+              error_description: `only application/x-www-form-urlencoded content-type bodies are supported on POST ${url}`,
+            });
+        }
+        const raw = typeof request.body === 'string' ? request.body : '';
+        // RFC 6749 §5.1 wants Pragma beside the provider's Cache-Control: no-store.
+        reply.header('pragma', 'no-cache');
+        handOver(request, reply, withDefaultClient(request, raw));
+      });
+    }
+    for (const url of [paths.jwks, paths.authorizationServerMetadata]) {
+      app.get(url, (request, reply) => handOver(request, reply));
+    }
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * `POST /agent/identity`: an agent registers on behalf of a person (JSON, dispatched on `type`),
+ * and `GET /agent/identity/claim`, the registration's `claim_url`, which sends a browser on to the
+ * console's claim page (the claim itself happens there, never through the agent).
+ *
+ * Errors are OAuth-style `{error, error_description}` with status 400: `invalid_request` (malformed
+ * body, missing or bad `login_hint`, unknown scope, unknown type), `anonymous_not_enabled`,
+ * `service_auth_not_enabled` (when SERVICE_AUTH_ENABLED=false) and, following the same pattern for
+ * the planned type, `identity_assertion_not_enabled`. The response holds secrets: `no-store`.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { emailSchema } from '../domain/accounts/accounts.ts';
+import { isoSeconds } from './identity-assertion.ts';
+import { paths } from './metadata.ts';
+import { defaultAgentScopes, scopes } from './principal.ts';
+import { createRegistration, type RegistrationPolicy } from './registrations.ts';
+
+const bodyLimit = 8 * 1024;
+
+class RegistrationError extends Error {
+  readonly error: string;
+  constructor(error: string, description: string) {
+    super(description);
+    this.error = error;
+  }
+}
+
+const notEnabled: Record<string, string> = {
+  anonymous: 'anonymous_not_enabled',
+  identity_assertion: 'identity_assertion_not_enabled',
+};
+
+const serviceAuthBody = z.object({
+  type: z.literal('service_auth'),
+  login_hint: z.string({ message: 'login_hint is required: the email of the person to claim' }),
+  scope: z.string().max(500).optional(),
+});
+
+function parseScope(requested: string | undefined): string[] {
+  const granted = new Set<string>(defaultAgentScopes);
+  for (const scope of (requested ?? '').split(' ').filter(Boolean)) {
+    if (!(scopes as readonly string[]).includes(scope)) {
+      throw new RegistrationError('invalid_request', `unknown scope: ${scope.slice(0, 50)}`);
+    }
+    granted.add(scope);
+  }
+  return scopes.filter((scope) => granted.has(scope));
+}
+
+const sendError = (reply: FastifyReply, status: number, error: string, description: string) =>
+  reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .send({ error, error_description: description });
+
+export function registrationRoutes(config: Config, policy: () => RegistrationPolicy) {
+  return async function registration(app: FastifyInstance) {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      /^application\/([a-z0-9.-]+\+)?json\b/i,
+      { parseAs: 'string', bodyLimit },
+      (_request, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(new RegistrationError('invalid_request', 'the body is not valid JSON'), undefined);
+        }
+      },
+    );
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof RegistrationError) {
+        return sendError(reply, 400, error.error, error.message);
+      }
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 413) return sendError(reply, 413, 'invalid_request', 'the body is too large');
+      if (status && status >= 400 && status < 500) {
+        return sendError(
+          reply,
+          400,
+          'invalid_request',
+          'the body must be a JSON object (application/json)',
+        );
+      }
+      request.log.error({ err: error }, 'registration failed');
+      return sendError(reply, 500, 'server_error', 'an unexpected error occurred');
+    });
+
+    app.post(paths.identity, async (request, reply) => {
+      const body = request.body;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        throw new RegistrationError('invalid_request', 'the body must be a JSON object');
+      }
+      const type = (body as { type?: unknown }).type;
+      if (typeof type !== 'string' || type === '') {
+        throw new RegistrationError('invalid_request', 'type is required (service_auth)');
+      }
+      if (notEnabled[type]) {
+        throw new RegistrationError(
+          notEnabled[type]!,
+          `registration type ${type} is not available`,
+        );
+      }
+      if (type !== 'service_auth') {
+        throw new RegistrationError('invalid_request', 'unknown registration type');
+      }
+      if (!config.serviceAuthEnabled) {
+        throw new RegistrationError(
+          'service_auth_not_enabled',
+          'registration type service_auth is not available',
+        );
+      }
+      const parsed = serviceAuthBody.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = issue.path.join('.') || 'body';
+        throw new RegistrationError('invalid_request', `${field}: ${issue.message}`);
+      }
+      const email = emailSchema.safeParse(parsed.data.login_hint);
+      if (!email.success) {
+        throw new RegistrationError('invalid_request', 'login_hint must be an email address');
+      }
+      const granted = parseScope(parsed.data.scope);
+      const settings = policy();
+      const created = await createRegistration(
+        request.em,
+        { email: email.data, scope: granted.join(' ') },
+        settings,
+      );
+      const { registration } = created;
+      request.log.info({ registrationId: registration.id }, 'agent registered');
+      return reply
+        .status(201)
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send({
+          registration_id: registration.id,
+          registration_type: 'service_auth',
+          claim_url: paths.claim,
+          claim_token: created.claimToken,
+          claim_token_expires: isoSeconds(registration.claimTokenExpiresAt),
+          post_claim_scopes: granted,
+          claim: {
+            user_code: created.userCode,
+            expires_in: settings.userCodeTtl,
+            verification_uri: `${config.consoleUrl}/claim?claim_attempt_token=${created.claimAttemptToken}`,
+            interval: settings.pollInterval,
+          },
+        });
+    });
+
+    // The claim_url: a person's browser that lands here is sent to the console's claim page.
+    app.get(paths.claim, async (request, reply) => {
+      const token = (request.query as { claim_attempt_token?: unknown }).claim_attempt_token;
+      const query =
+        typeof token === 'string' ? `?claim_attempt_token=${encodeURIComponent(token)}` : '';
+      return reply.redirect(`${config.consoleUrl}/claim${query}`, 303);
+    });
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The console's API key management (`{console_url}/api-keys`): list, create, delete, for the
+ * signed-in person's own account only (a key id of another account is `not_found`). Forms are
+ * CSRF-protected; the new secret appears only in the answer to its creation.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
+import { type Scope, scopes } from '../auth/principal.ts';
+import type { User } from '../entities/user.ts';
+import { AppError, isAppError } from '../errors/index.ts';
+import { apiKeysPage } from './api-keys-page.ts';
+import type { PageChrome } from './layout.ts';
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.status(status).type('text/html; charset=utf-8').send(body);
+
+/** `scopes` may arrive once (a string) or repeated (an array); anything unknown is refused. */
+function chosenScopes(body: unknown): Scope[] {
+  const raw = (body as { scopes?: unknown } | undefined)?.scopes;
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const known = scopes as readonly unknown[];
+  if (!list.every((scope) => known.includes(scope))) {
+    throw new AppError('invalid_request', 'Choose scopes from the list');
+  }
+  return list as Scope[];
+}
+
+export function apiKeyConsoleRoutes(prefix: string) {
+  return async function apiKeys(app: FastifyInstance) {
+    const chrome = (user: User, reply: FastifyReply): PageChrome => ({
+      prefix,
+      signedInAs: { email: user.email, csrf: reply.generateCsrf() },
+    });
+    const signIn = (reply: FastifyReply) =>
+      reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/api-keys`)}`, 303);
+
+    const show = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      user: User,
+      status: number,
+      extra: { created?: { name: string; secret: string }; error?: string } = {},
+    ) =>
+      html(
+        reply,
+        status,
+        apiKeysPage({
+          chrome: chrome(user, reply),
+          csrf: reply.generateCsrf(),
+          keys: await listApiKeys(request.em, user.account.id),
+          ...extra,
+        }),
+      );
+
+    app.get('/api-keys', async (request, reply) => {
+      if (!request.user) return signIn(reply);
+      return show(request, reply, request.user, 200);
+    });
+
+    app.post('/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = request.user;
+      if (!user) return signIn(reply);
+      const name = (request.body as { name?: unknown } | undefined)?.name;
+      try {
+        const { key, secret } = await createApiKey(
+          request.em,
+          {
+            accountId: user.account.id,
+            name: typeof name === 'string' ? name : '',
+            scopes: chosenScopes(request.body),
+            createdBy: user.id,
+          },
+          new Set(scopes),
+        );
+        request.log.info({ keyId: key.id }, 'api key created in the console');
+        return show(request, reply, user, 201, { created: { name: key.name, secret } });
+      } catch (error) {
+        if (isAppError(error) && error.status === 400) {
+          return show(request, reply, user, 400, { error: error.message });
+        }
+        throw error;
+      }
+    });
+
+    app.post<{ Params: { id: string } }>(
+      '/api-keys/:id/delete',
+      { preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const user = request.user;
+        if (!user) return signIn(reply);
+        if (!(await deleteApiKey(request.em, user.account.id, request.params.id))) {
+          throw new AppError('not_found', 'No such API key');
+        }
+        return reply.redirect(`${prefix}/api-keys`, 303);
+      },
+    );
+  };
+}

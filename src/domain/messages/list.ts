@@ -1,0 +1,139 @@
+/**
+ * The message listing of a session (get_messages, GET /v1/sessions/:id/messages): metadata and
+ * parsed results, never a raw body.
+ *
+ * Codes and links are shown only to a caller holding `otp:read`; for that caller, reading them is
+ * consuming them — the listing's unconsumed verdicts are taken by the same conditional update a
+ * waiter uses, so a later wait does not hand the same code out again. Without `otp:read` the codes
+ * are hidden and nothing is consumed. Messages of closed and expired sessions remain listable.
+ */
+import { z } from 'zod';
+import { hasScope, type Principal } from '../../auth/principal.ts';
+import type {
+  MessageCarrier,
+  MessageMedium,
+  MessageOutcome,
+} from '../../entities/inbound-message.ts';
+import type { VerdictKind } from '../../entities/verdict.ts';
+import { AppError, validate } from '../../errors/index.ts';
+import type { DomainContext } from '../context.ts';
+import { loadSessionRow } from '../sessions/read.ts';
+import { openSecret } from '../verdicts/consume.ts';
+
+export interface MessageView {
+  id: string;
+  sessionId: string;
+  medium: MessageMedium;
+  carrier: MessageCarrier;
+  from: string;
+  to: string;
+  receivedAt: Date;
+  /** What the extractor found: `otp_code`, `magic_link`, `webauthn_required` or `none`. */
+  outcome: MessageOutcome;
+  /** Null when the message yielded nothing to deliver. */
+  verdict: {
+    kind: VerdictKind;
+    /** Null when hidden (no `otp:read`) or erased at retention. */
+    otpCode: string | null;
+    magicLink: string | null;
+    webauthnRequired: boolean;
+    consumedAt: Date | null;
+  } | null;
+  /** True when codes and links were withheld for lack of `otp:read`. */
+  codesHidden: boolean;
+}
+
+export const listMessagesInput = z.strictObject({
+  after: z.string().min(1).max(255).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ListMessagesInput = z.input<typeof listMessagesInput>;
+
+interface Row {
+  id: string;
+  medium: MessageMedium;
+  carrier: MessageCarrier;
+  from_address: string;
+  to_address: string;
+  received_at: string;
+  outcome: MessageOutcome;
+  verdict_id: string | null;
+  kind: VerdictKind | null;
+  secret: Buffer | null;
+  webauthn_required: boolean | null;
+  consumed_at: string | null;
+}
+
+export async function listMessages(
+  ctx: DomainContext,
+  principal: Principal,
+  sessionId: string,
+  rawInput: ListMessagesInput = {},
+): Promise<{ messages: MessageView[]; hasMore: boolean }> {
+  const input = validate(listMessagesInput, rawInput);
+  await loadSessionRow(ctx, principal, sessionId);
+  let cursor: { received_at: string; id: string } | undefined;
+  if (input.after) {
+    [cursor] = await ctx.em.execute<{ received_at: string; id: string }[]>(
+      'select received_at, id from inbound_message where id = ? and session_id = ?',
+      [input.after, sessionId],
+    );
+    if (!cursor) {
+      throw new AppError('invalid_request', 'after: no such message in this session', {
+        extra: { field: 'after' },
+      });
+    }
+  }
+  const rows = await ctx.em.execute<Row[]>(
+    `select m.id, m.medium, m.carrier, m.from_address, m.to_address, m.received_at, m.outcome,
+       v.id as verdict_id, v.kind, v.secret, v.webauthn_required, v.consumed_at
+     from inbound_message m left join verdict v on v.message_id = m.id
+     where m.session_id = ? ${cursor ? 'and (m.received_at, m.id) > (?, ?)' : ''}
+     order by m.received_at, m.id
+     limit ?`,
+    [sessionId, ...(cursor ? [cursor.received_at, cursor.id] : []), input.limit + 1],
+  );
+  const page = rows.slice(0, input.limit);
+  const canRead = hasScope(principal, 'otp:read');
+
+  const consumedNow = new Map<string, Date>();
+  const unconsumed = page.filter((r) => r.verdict_id && !r.consumed_at).map((r) => r.verdict_id!);
+  if (canRead && unconsumed.length) {
+    const now = ctx.clock();
+    const taken = await ctx.em.execute<{ id: string }[]>(
+      `update verdict set consumed_at = ?, consumed_by = ?
+       where id in (?) and consumed_at is null
+       returning id`,
+      [now, `messages:${principal.credentialId}`, unconsumed],
+    );
+    for (const { id } of taken) consumedNow.set(id, now);
+  }
+
+  const messages = page.map((row): MessageView => {
+    const secret = canRead && row.verdict_id ? openSecret(ctx, row.verdict_id, row.secret) : null;
+    const consumedAt = row.consumed_at
+      ? new Date(row.consumed_at)
+      : (consumedNow.get(row.verdict_id ?? '') ?? null);
+    return {
+      id: row.id,
+      sessionId,
+      medium: row.medium,
+      carrier: row.carrier,
+      from: row.from_address,
+      to: row.to_address,
+      receivedAt: new Date(row.received_at),
+      outcome: row.outcome,
+      verdict: row.verdict_id
+        ? {
+            kind: row.kind!,
+            otpCode: secret?.otp_code ?? null,
+            magicLink: secret?.magic_link ?? null,
+            webauthnRequired: Boolean(row.webauthn_required),
+            consumedAt,
+          }
+        : null,
+      codesHidden: !canRead,
+    };
+  });
+  return { messages, hasMore: rows.length > input.limit };
+}

@@ -1,0 +1,257 @@
+/**
+ * receive: the one path every carrier's message takes (Twilio webhook, synthetic endpoint, SMTP).
+ *
+ * 1. Extract the code, link or passkey request (pure, before any lock is held), seal the raw body.
+ * 2. One statement (one implicit transaction, one round trip): find the session holding the
+ *    address at this moment (active and unexpired, row-locked so a concurrent close or reroute is
+ *    strictly before or after us); store the message once (`on conflict (dedupe_key) do
+ *    nothing`: a carrier's retry finds the first copy); if it is bound and yielded something,
+ *    store the verdict and, for a code or link, mark the session's usage billable.
+ * 3. After commit — never before — hand the verdict to the local waiter it was claimed for, or
+ *    publish it on `session:<id>` and mark it published (the outbox mark; the relay republishes
+ *    verdicts a crash left unmarked).
+ * The caller acknowledges the carrier only when this resolves, i.e. after the commit: a message
+ * the carrier was told we have is durably ours. A message nobody held is stored unrouted (no
+ * session) and reaches no one.
+ */
+import { createHash } from 'node:crypto';
+import { newId } from '../../entities/base.ts';
+import type { SessionChannel } from '../../entities/challenge-session.ts';
+import type { MessageCarrier, MessageMedium } from '../../entities/inbound-message.ts';
+import type { VerdictKind } from '../../entities/verdict.ts';
+import { AppError } from '../../errors/index.ts';
+import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/extract/index.ts';
+import type { DomainContext } from '../context.ts';
+import type { DeliveredVerdict } from '../verdicts/consume.ts';
+import { announceVerdict, returnClaimed } from '../verdicts/outbox.ts';
+
+export interface InboundMessage {
+  medium: MessageMedium;
+  carrier: MessageCarrier;
+  /** E.164 for SMS; the inbox address (any case) for email. */
+  to: string;
+  from: string;
+  text: string;
+  /** Email only. */
+  subject?: string | undefined;
+  html?: string | undefined;
+  /** The bytes as received (SMS text, or the whole RFC 5322 message): sealed, never returned. */
+  raw: Buffer;
+  /** The carrier's own id (MessageSid; Message-ID): a repeat is stored once. */
+  externalId?: string | undefined;
+  /**
+   * Synthetic delivery: only to a synthetic number held by an active session of this account;
+   * otherwise `not_found` and nothing is stored (a customer must not write into other tenants').
+   */
+  onlyForAccount?: string | undefined;
+}
+
+export interface ReceiveResult {
+  messageId: string;
+  sessionId: string | null;
+  verdictId: string | null;
+  /** True when this was a repeat of a message already stored (nothing new was written). */
+  duplicate: boolean;
+}
+
+export async function receiveMessage(
+  ctx: DomainContext,
+  message: InboundMessage,
+): Promise<ReceiveResult> {
+  const extraction =
+    message.medium === 'sms'
+      ? extractFromSms({ from: message.from, text: message.text })
+      : extractFromEmail({
+          from: message.from,
+          subject: message.subject ?? '',
+          text: message.text,
+          html: message.html ?? '',
+        });
+  const to = message.medium === 'email' ? message.to.toLowerCase() : message.to;
+  const messageId = newId('msg');
+  const sealedRaw = ctx.sealer.seal(message.raw, messageId);
+  const dedupeKey = message.externalId
+    ? createHash('sha256')
+        .update(
+          `${message.carrier}\0${message.medium === 'email' ? to : ''}\0${message.externalId}`,
+        )
+        .digest('hex')
+    : null;
+  const billable = extraction.otp_code !== null || extraction.magic_link !== null;
+  const verdictId = newId('vrd');
+  const secret = ctx.sealer.seal(
+    Buffer.from(
+      JSON.stringify({ otp_code: extraction.otp_code, magic_link: extraction.magic_link }),
+    ),
+    verdictId,
+  );
+  const now = ctx.clock();
+  const addressColumn = message.medium === 'sms' ? 'number' : 'inbox_address';
+  // A waiter on this instance for this address: the verdict may be born consumed for it.
+  const claimant = ctx.waiters.reserve(to);
+
+  const rows = await ctx.em
+    .execute<StoredRow[]>(storeStatement(addressColumn, billable), [
+      // h
+      to,
+      now,
+      // ok
+      message.onlyForAccount ?? null,
+      message.onlyForAccount ?? null,
+      // m
+      messageId,
+      message.medium,
+      message.carrier,
+      to.slice(0, 320),
+      message.from.slice(0, 320),
+      dedupeKey,
+      sealedRaw,
+      message.raw.length,
+      verdictKind(extraction, 'magic_link'),
+      verdictKind(extraction, 'sms_otp'),
+      now,
+      // v
+      verdictId,
+      secret,
+      extraction.webauthn_required,
+      extraction.confidence,
+      now,
+      claimant?.sessionId ?? null,
+      claimant?.consumer ?? null,
+      now,
+      // s
+      now,
+      now,
+      // u
+      now,
+      now,
+    ])
+    .catch((error) => {
+      claimant?.cancel();
+      throw error;
+    });
+  const stored = rows[0]!;
+  const claimed = claimant !== null && stored.consumed_by === claimant.consumer;
+  if (claimant && !claimed) claimant.cancel();
+  if (!stored.allowed) {
+    throw new AppError(
+      'not_found',
+      'No active session of this account holds that synthetic number',
+    );
+  }
+  if (!stored.message_id) {
+    // A repeat of a message already stored: acknowledge it again, change nothing.
+    const [first] = await ctx.em.execute<{ id: string; session_id: string | null }[]>(
+      'select id, session_id from inbound_message where dedupe_key = ?',
+      [dedupeKey],
+    );
+    return { messageId: first!.id, sessionId: first!.session_id, verdictId: null, duplicate: true };
+  }
+  if (stored.verdict_id && stored.session_id && stored.kind) {
+    const verdict: DeliveredVerdict = {
+      verdictId: stored.verdict_id,
+      messageId: stored.message_id,
+      sessionId: stored.session_id,
+      kind: stored.kind,
+      otpCode: extraction.otp_code,
+      magicLink: extraction.magic_link,
+      webauthnRequired: extraction.webauthn_required,
+      receivedAt: now,
+      from: message.from.slice(0, 320),
+      medium: message.medium,
+    };
+    if (!claimed) await announceVerdict(ctx, verdict);
+    else if (!claimant.fulfil(verdict)) await returnClaimed(ctx, verdict, claimant.consumer);
+    const accountId = stored.account_id!;
+    ctx.background.run(
+      () =>
+        ctx.events.publish('account', accountId, {
+          type: 'session.verdict',
+          sessionId: verdict.sessionId,
+          kind: verdict.kind,
+          at: now.toISOString(),
+        }),
+      (error) => ctx.log.warn({ err: error, verdictId: verdict.verdictId }, 'event not published'),
+    );
+  }
+  return {
+    messageId: stored.message_id,
+    sessionId: stored.session_id,
+    verdictId: stored.verdict_id,
+    duplicate: false,
+  };
+}
+
+/**
+ * The store, in one statement, so one round trip and one implicit transaction (the hot path):
+ * - h: the session holding the address now, row-locked against a concurrent close or reroute
+ *   (the stronger lock at once when the message will update the session: two share locks
+ *   upgrading on the same row would deadlock);
+ * - ok: whether a synthetic delivery is allowed (held by that account, a synthetic number);
+ * - m: the message, stored once per dedupe key, bound to h (or to nobody), with its outcome for
+ *   h's channel (a magic_link session prefers the link);
+ * - v: the verdict, when bound and the outcome is something to deliver — consumed by (and handed
+ *   to) the reserved local waiter when that waiter waits on the session the message is for;
+ * - s, u: for a code or link, the session's first_code_at and its usage, now billable.
+ * Data-modifying CTEs all run to completion whether or not the final select reads them.
+ */
+function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
+  return `
+    with h as (
+      select id, account_id, channel, number_type from challenge_session
+      where ${addressColumn} = ? and state = 'active' and expires_at > ?
+      ${updatesSession ? 'for no key update' : 'for share'}),
+    ok as (
+      select ?::text is null
+        or exists (select 1 from h where account_id = ?::text and number_type = 'synthetic') as ok),
+    m as (
+      insert into inbound_message (id, session_id, medium, carrier, to_address, from_address,
+        dedupe_key, raw_body, size_bytes, outcome, received_at)
+      select ?, h.id, ?, ?, ?, ?, ?, ?, ?,
+        coalesce(case when h.channel = 'magic_link' then ?::text else ?::text end, 'none'), ?
+      from (select 1) as one left join h on true
+      where (select ok from ok)
+      on conflict (dedupe_key) do nothing
+      returning id, session_id, outcome),
+    v as (
+      insert into verdict (id, message_id, session_id, kind, secret, webauthn_required,
+        confidence, received_at, consumed_at, consumed_by, published_at)
+      select ?, m.id, m.session_id, m.outcome, ?, ?, ?, ?, c.at, c.consumer, c.at
+      from m left join (select ?::text as session_id, ?::text as consumer, ?::timestamptz as at) c
+        on c.session_id = m.session_id
+      where m.session_id is not null and m.outcome <> 'none'
+      returning id, kind, consumed_by),
+    s as (
+      update challenge_session set first_code_at = coalesce(first_code_at, ?), updated_at = ?
+      where id = (select session_id from m) and (select kind from v) in ('otp_code', 'magic_link')
+      returning id),
+    u as (
+      update usage_event set status = 'billable', settled_at = ?, updated_at = ?
+      where session_id = (select id from s) and status = 'pending')
+    select (select ok from ok) as allowed, m.id as message_id, m.session_id, v.id as verdict_id,
+      v.kind, v.consumed_by, (select account_id from h) as account_id
+    from (select 1) as one left join m on true left join v on true`;
+}
+
+interface StoredRow {
+  allowed: boolean;
+  message_id: string | null;
+  session_id: string | null;
+  verdict_id: string | null;
+  kind: VerdictKind | null;
+  consumed_by: string | null;
+  account_id: string | null;
+}
+
+/**
+ * What the session gets from an extraction: a magic_link session prefers the link, the others the
+ * code; a passkey request is reported when there is neither. Null: nothing to deliver.
+ */
+export function verdictKind(extraction: Extraction, channel: SessionChannel): VerdictKind | null {
+  const { otp_code: code, magic_link: link } = extraction;
+  if (channel === 'magic_link' && link) return 'magic_link';
+  if (code) return 'otp_code';
+  if (link) return 'magic_link';
+  if (extraction.webauthn_required) return 'webauthn_required';
+  return null;
+}

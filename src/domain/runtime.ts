@@ -1,0 +1,78 @@
+/**
+ * The challenge-session runtime of one instance: the event bus (Redis when REDIS_URL is set), the
+ * sealing key, the number pool synced from configuration, the waiter registry and the sweeper.
+ * `buildApp` starts it with the database and stops it before the database closes.
+ *
+ * Shutdown order (app.ts): `waiters.close()` first, so open waits answer and the HTTP server can
+ * drain; then, after the server and SMTP listener closed, `stop()`: the sweeper, background work
+ * and the outbox marks, and the bus last.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from '../config.ts';
+import { createEventBus } from '../events/bus.ts';
+import { Background, type ChallengeDeps, type DomainLog } from './context.ts';
+import { loadSealer } from './messages/sealer.ts';
+import { syncNumberPool } from './numbers/pool.ts';
+import { createTargetPolicy } from './sessions/target-policy.ts';
+import { startSweeper } from './sweeper.ts';
+import { PublishedMarks } from './verdicts/outbox.ts';
+import { WaiterRegistry } from './verdicts/waiters.ts';
+
+export interface ChallengeRuntime {
+  deps: ChallengeDeps;
+  stop(): Promise<void>;
+}
+
+export async function startChallengeRuntime(
+  config: Config,
+  orm: MikroORM,
+  log: DomainLog,
+): Promise<ChallengeRuntime> {
+  const em = orm.em.fork();
+  const clock = () => new Date();
+  await syncNumberPool(
+    em,
+    { synthetic: config.syntheticNumbers, programmable: config.twilioNumbers },
+    clock(),
+  );
+  const sealer = await loadSealer(em);
+  const events = await createEventBus({
+    redisUrl: config.redisUrl,
+    onError: (error) => log.warn({ err: error }, 'event bus error'),
+  });
+  const deps: ChallengeDeps = {
+    orm,
+    events,
+    sealer,
+    clock,
+    log,
+    waiters: new WaiterRegistry(),
+    background: new Background(),
+    marks: new PublishedMarks(orm, clock, (error) =>
+      log.warn({ err: error }, 'verdict outbox marks not written'),
+    ),
+    settings: {
+      sessionTtl: config.sessionTtl,
+      quarantine: config.numberQuarantine,
+      retention: config.messageRetention,
+      inboxDomain: config.inboundEmailDomain,
+      freeTierMonthlySessions: config.freeTierMonthlySessions,
+      defaultNumberType: config.twilioNumbers.length ? 'programmable' : 'synthetic',
+      targetPolicy: createTargetPolicy({
+        extra: config.targetPolicyExtra,
+        allow: config.targetPolicyAllow,
+      }),
+    },
+  };
+  const stopSweeper = startSweeper(deps, config.challengeSweepInterval);
+  return {
+    deps,
+    async stop() {
+      deps.waiters.close();
+      await stopSweeper();
+      await deps.background.drain();
+      await deps.marks.flush();
+      await events.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * close: an active session becomes `completed` (release_number, DELETE /v1/sessions/:id).
+ *
+ * One statement (atomic without an explicit transaction): the conditional state change (`where
+ * state = 'active' and expires_at > now`, so a racing close, expiry or second instance cannot
+ * both win), the number's release into quarantine, and the settlement of its usage (not billed
+ * unless a code arrived). Then `ended` wakes the session's waiters with a clear error. Closing a
+ * completed session again answers the same (idempotent); closing an expired one is
+ * `session_expired`.
+ */
+import type { Principal } from '../../auth/principal.ts';
+import type { DomainContext } from '../context.ts';
+import { loadSessionRow, sessionEndedError } from './read.ts';
+import { SESSION_COLUMNS, type SessionRow, type SessionView, toSessionView } from './views.ts';
+
+export async function closeSession(
+  ctx: DomainContext,
+  principal: Principal,
+  sessionId: string,
+): Promise<{ status: 'completed'; session: SessionView }> {
+  const now = ctx.clock();
+  const [closed] = await ctx.em.execute<SessionRow[]>(
+    `with closed as (
+       update challenge_session set state = 'completed', ended_at = ?, updated_at = ?
+       where id = ? and account_id = ? and state = 'active' and expires_at > ?
+       returning ${SESSION_COLUMNS}),
+     freed as (
+       update phone_number set held_by = null, available_at = ?
+       where held_by = (select id from closed)),
+     settled as (
+       update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
+       where session_id = (select id from closed) and status = 'pending')
+     select * from closed`,
+    [
+      now,
+      now,
+      sessionId,
+      principal.accountId,
+      now,
+      new Date(now.getTime() + ctx.settings.quarantine * 1000),
+      now,
+      now,
+    ],
+  );
+  let row = closed;
+  const changed = closed !== undefined;
+  if (!row) {
+    row = await loadSessionRow(ctx, principal, sessionId);
+    if (row.state !== 'completed') throw sessionEndedError(row, now);
+  }
+
+  if (changed) {
+    const at = now.toISOString();
+    ctx.background.run(
+      async () => {
+        await ctx.events.publish('session', sessionId, {
+          type: 'ended',
+          sessionId,
+          state: 'completed',
+          at,
+        });
+        await ctx.events.publish('account', principal.accountId, {
+          type: 'session.closed',
+          sessionId,
+          at,
+        });
+      },
+      (error) => ctx.log.warn({ err: error, sessionId }, 'session event not published'),
+    );
+  }
+  return { status: 'completed', session: toSessionView(row, now) };
+}

@@ -1,0 +1,60 @@
+/**
+ * The expiry sweep: active sessions whose `expires_at` passed become `expired`, their numbers go
+ * into quarantine counted from the expiry (the moment they stopped serving), and their pending
+ * usage is settled unbilled — all in one statement, so it is atomic without a transaction.
+ *
+ * Safe with several instances sweeping at once: due sessions are claimed `FOR UPDATE SKIP LOCKED`
+ * (each is expired by exactly one sweep) and the state change is conditional. Until the sweep
+ * runs, every read already treats such a session as expired (see views.ts); the sweep only makes
+ * it durable, frees its number and tells its listeners.
+ */
+import type { DomainContext } from '../context.ts';
+
+const BATCH = 500;
+
+export async function expireDueSessions(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock();
+  const rows = await ctx.em.execute<{ id: string; account_id: string; expires_at: string }[]>(
+    `with due as (
+       select id from challenge_session
+       where state = 'active' and expires_at <= ?
+       order by expires_at
+       limit ?
+       for update skip locked),
+     ended as (
+       update challenge_session s set state = 'expired', ended_at = s.expires_at, updated_at = ?
+       from due where s.id = due.id and s.state = 'active'
+       returning s.id, s.account_id, s.expires_at),
+     freed as (
+       update phone_number n set held_by = null,
+         available_at = ended.expires_at + make_interval(secs => ?)
+       from ended where n.held_by = ended.id
+       returning n.e164),
+     settled as (
+       update usage_event u set status = 'not_billed', settled_at = ?, updated_at = ?
+       from ended where u.session_id = ended.id and u.status = 'pending'
+       returning u.id)
+     select id, account_id, expires_at from ended`,
+    [now, BATCH, now, ctx.settings.quarantine, now, now],
+  );
+  for (const row of rows) {
+    const at = new Date(row.expires_at).toISOString();
+    ctx.background.run(
+      async () => {
+        await ctx.events.publish('session', row.id, {
+          type: 'ended',
+          sessionId: row.id,
+          state: 'expired',
+          at,
+        });
+        await ctx.events.publish('account', row.account_id, {
+          type: 'session.expired',
+          sessionId: row.id,
+          at,
+        });
+      },
+      (error) => ctx.log.warn({ err: error, sessionId: row.id }, 'session event not published'),
+    );
+  }
+  return rows.length;
+}

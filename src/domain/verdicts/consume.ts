@@ -1,0 +1,88 @@
+/**
+ * Consumption: the one place a verdict is handed out, exactly once.
+ *
+ * A single conditional UPDATE (`… and consumed_at is null`) decides the winner among any number of
+ * waiters and listings on any instances. The row is picked `FOR UPDATE` — deliberately not
+ * `SKIP LOCKED`: a row is also locked, for an instant, by the outbox mark and the relay, and a
+ * waiter that skipped it then would miss a verdict it was woken for. A loser waits for the
+ * winner's one-statement transaction, re-checks the row (now consumed), moves on to the next
+ * unconsumed verdict or finds none and keeps waiting. Verdicts are handed out oldest first. The
+ * code and link are unsealed only for the winner.
+ */
+import type { MessageMedium } from '../../entities/inbound-message.ts';
+import type { VerdictKind } from '../../entities/verdict.ts';
+import type { DomainContext } from '../context.ts';
+
+export interface DeliveredVerdict {
+  verdictId: string;
+  messageId: string;
+  sessionId: string;
+  kind: VerdictKind;
+  otpCode: string | null;
+  magicLink: string | null;
+  webauthnRequired: boolean;
+  receivedAt: Date;
+  /** The sender: a phone number, short code or sender id; an email address. */
+  from: string;
+  medium: MessageMedium;
+}
+
+interface ConsumedRow {
+  id: string;
+  message_id: string;
+  session_id: string;
+  kind: VerdictKind;
+  secret: Buffer | null;
+  webauthn_required: boolean;
+  received_at: string;
+  from_address: string;
+  medium: MessageMedium;
+}
+
+export interface VerdictSecret {
+  otp_code: string | null;
+  magic_link: string | null;
+}
+
+/** Unseals a verdict's code and link (null after retention erased them). */
+export function openSecret(ctx: DomainContext, verdictId: string, secret: Buffer | null) {
+  if (!secret) return { otp_code: null, magic_link: null };
+  return JSON.parse(ctx.sealer.open(secret, verdictId).toString('utf8')) as VerdictSecret;
+}
+
+/** Takes the oldest unconsumed verdict of the session for `consumer`; null when there is none. */
+export async function consumeNext(
+  ctx: DomainContext,
+  sessionId: string,
+  consumer: string,
+): Promise<DeliveredVerdict | null> {
+  const [row] = await ctx.em.execute<ConsumedRow[]>(
+    `with taken as (
+       update verdict set consumed_at = ?, consumed_by = ?
+       where id = (
+         select id from verdict
+         where session_id = ? and consumed_at is null
+         order by received_at, id
+         limit 1
+         for update)
+         and consumed_at is null
+       returning id, message_id, session_id, kind, secret, webauthn_required, received_at)
+     select taken.*, m.from_address, m.medium
+     from taken join inbound_message m on m.id = taken.message_id`,
+    [ctx.clock(), consumer, sessionId],
+  );
+  if (!row) return null;
+  const secret = openSecret(ctx, row.id, row.secret);
+  return {
+    verdictId: row.id,
+    messageId: row.message_id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    otpCode: secret.otp_code,
+    magicLink: secret.magic_link,
+    webauthnRequired: row.webauthn_required,
+    receivedAt: new Date(row.received_at),
+    from: row.from_address,
+    medium: row.medium,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Verdict events after commit, with an outbox mark so none is lost.
+ *
+ * `announceVerdict` runs after the statement that stored the verdict committed: it publishes on
+ * `session:<id>` (waiters wake at once on this instance, through Redis on the others), then marks
+ * `published_at`, batched in the background (`PublishedMarks`). A verdict handed straight to a
+ * waiter of this instance is stored consumed and marked, and needs no announcement.
+ * If the process dies between commit and publish, or Redis refused the event, the verdict stays
+ * unmarked and `relayUnpublished` — run by the sweeper on every instance — claims it (SKIP
+ * LOCKED, marking it in the same statement), publishes it after that commit, and unmarks it again
+ * if publishing failed. A verdict may thus be announced twice; that is harmless, because delivery
+ * is decided by the atomic consume, not by the event.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { VerdictKind } from '../../entities/verdict.ts';
+import type { DomainContext } from '../context.ts';
+import type { DeliveredVerdict } from './consume.ts';
+
+export interface VerdictAnnouncement {
+  verdictId: string;
+  sessionId: string;
+  kind: VerdictKind;
+  receivedAt: Date;
+}
+
+/** How long a verdict may stay unmarked before the relay assumes its publisher is gone. */
+const RELAY_GRACE_MS = 5_000;
+/** Marks are written at most this long after their announcement, or at this many at once. */
+const MARK_DELAY_MS = 20;
+const MARK_BATCH = 200;
+
+/** Publishes a committed verdict on its session's topic, then queues its outbox mark. */
+export async function announceVerdict(ctx: DomainContext, verdict: VerdictAnnouncement) {
+  try {
+    await ctx.events.publish('session', verdict.sessionId, {
+      type: 'verdict',
+      sessionId: verdict.sessionId,
+      verdictId: verdict.verdictId,
+      kind: verdict.kind,
+      receivedAt: verdict.receivedAt.toISOString(),
+    });
+  } catch (error) {
+    // Stored and committed all the same; the relay will announce it.
+    ctx.log.warn({ err: error, verdictId: verdict.verdictId }, 'verdict event not published');
+    return;
+  }
+  ctx.marks.add(verdict.verdictId);
+}
+
+/**
+ * Undoes a hand-off claim whose waiter was gone by the time it came (see waiters.ts): the verdict
+ * becomes unconsumed and unannounced again, then is announced to whoever waits next.
+ */
+export async function returnClaimed(
+  ctx: DomainContext,
+  verdict: DeliveredVerdict,
+  consumer: string,
+) {
+  const released = await ctx.orm.em.fork().execute<{ id: string }[]>(
+    `update verdict set consumed_at = null, consumed_by = null, published_at = null
+       where id = ? and consumed_by = ?
+       returning id`,
+    [verdict.verdictId, consumer],
+  );
+  if (released.length) await announceVerdict(ctx, verdict);
+}
+
+/**
+ * The outbox marks, written in batches: one UPDATE for every verdict announced in the last few
+ * milliseconds, off the ingest path, so a busy instance does not pay a write per message. A mark
+ * lost to a crash only means one more announcement by the relay.
+ */
+export class PublishedMarks {
+  readonly #orm: MikroORM;
+  readonly #clock: () => Date;
+  readonly #onError: (error: unknown) => void;
+  #pending: string[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  constructor(orm: MikroORM, clock: () => Date, onError: (error: unknown) => void) {
+    this.#orm = orm;
+    this.#clock = clock;
+    this.#onError = onError;
+  }
+
+  add(verdictId: string) {
+    this.#pending.push(verdictId);
+    if (this.#pending.length >= MARK_BATCH) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), MARK_DELAY_MS).unref();
+  }
+
+  /** Writes what is pending; resolves when every mark so far is written. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const ids = this.#pending;
+    this.#pending = [];
+    if (ids.length) {
+      this.#flushing = this.#flushing
+        .then(() =>
+          this.#orm.em
+            .fork()
+            .execute(
+              'update verdict set published_at = ? where id in (?) and published_at is null',
+              [this.#clock(), ids],
+            ),
+        )
+        .then(
+          () => undefined,
+          (error) => this.#onError(error),
+        );
+    }
+    return this.#flushing;
+  }
+}
+
+/** Announces verdicts left unmarked; returns how many it claimed. */
+export async function relayUnpublished(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock();
+  const claimed = await ctx.em.execute<
+    { id: string; session_id: string; kind: VerdictKind; received_at: string; pending: boolean }[]
+  >(
+    `with due as (
+       select id from verdict
+       where published_at is null and received_at < ?
+       order by received_at
+       limit 100
+       for update skip locked)
+     update verdict v set published_at = ?
+     from due, challenge_session s
+     where v.id = due.id and s.id = v.session_id
+     returning v.id, v.session_id, v.kind, v.received_at,
+       (v.consumed_at is null and s.state = 'active' and s.expires_at > ?) as pending`,
+    [new Date(now.getTime() - RELAY_GRACE_MS), now, now],
+  );
+  for (const row of claimed.filter((r) => r.pending)) {
+    try {
+      await ctx.events.publish('session', row.session_id, {
+        type: 'verdict',
+        sessionId: row.session_id,
+        verdictId: row.id,
+        kind: row.kind,
+        receivedAt: new Date(row.received_at).toISOString(),
+      });
+    } catch (error) {
+      ctx.log.warn({ err: error, verdictId: row.id }, 'verdict relay failed; will retry');
+      await ctx.em.execute('update verdict set published_at = null where id = ?', [row.id]);
+    }
+  }
+  return claimed.length;
+}

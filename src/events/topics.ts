@@ -1,0 +1,49 @@
+/**
+ * The typed topic map: every event Latchkey publishes, by routing key and id.
+ *
+ * - `session:<sessionId>` — what a waiter on that session needs: a verdict arrived, the session
+ *   moved to a new number, or it ended. Waiters and GraphQL subscriptions listen here.
+ * - `account:<accountId>` — the account's session activity, for dashboards and webhooks.
+ *
+ * Payloads carry ids and timestamps only, never a code, a link or a body: events may cross Redis,
+ * and whoever wants the code must consume it from the database (which is what makes delivery
+ * exactly-once). Timestamps are ISO strings so payloads survive JSON unchanged.
+ */
+import type { SessionChannel } from '../entities/challenge-session.ts';
+import type { VerdictKind } from '../entities/verdict.ts';
+
+export type SessionEvent =
+  | { type: 'verdict'; sessionId: string; verdictId: string; kind: VerdictKind; receivedAt: string }
+  | {
+      type: 'rerouted';
+      sessionId: string;
+      number: string;
+      previousNumber: string;
+      expiresAt: string;
+    }
+  | { type: 'ended'; sessionId: string; state: 'completed' | 'expired'; at: string };
+
+export type AccountEvent =
+  | { type: 'session.opened'; sessionId: string; channel: SessionChannel; at: string }
+  | { type: 'session.verdict'; sessionId: string; kind: VerdictKind; at: string }
+  | { type: 'session.rerouted'; sessionId: string; at: string }
+  | { type: 'session.closed'; sessionId: string; at: string }
+  | { type: 'session.expired'; sessionId: string; at: string };
+
+/** Routing key → [id, payload], the shape graphql-yoga's `createPubSub` takes. */
+export type Topics = {
+  session: [sessionId: string, event: SessionEvent];
+  account: [accountId: string, event: AccountEvent];
+};
+
+export type TopicKey = keyof Topics;
+export type TopicPayload<K extends TopicKey> = Topics[K][1];
+
+/** The event type on the target: yoga's `${routingKey}:${id}` convention. */
+export const topicName = (key: TopicKey, id: string) => `${key}:${id}`;
+
+/**
+ * Dispatched locally when the link to other instances was interrupted and is back: events may
+ * have been missed meanwhile, so listeners re-check the database once.
+ */
+export const RESYNC = 'bus:resync';

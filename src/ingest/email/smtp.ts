@@ -1,0 +1,133 @@
+/**
+ * The inbound SMTP listener (smtp-server) on SMTP_PORT, parsing with mailparser's `simpleParser`.
+ *
+ * - `RCPT TO` is accepted only for the inbox address of an active, unexpired session at
+ *   INBOUND_EMAIL_DOMAIN; anything else is `550` (so unknown mail is refused during the
+ *   conversation, not bounced later).
+ * - Messages larger than SMTP_MAX_MESSAGE_BYTES are refused (`SIZE` is advertised; `552`).
+ * - The `250` after DATA is sent only once the message is committed for every accepted recipient;
+ *   a failure is a temporary `451`, so the sending server retries. Message-ID makes a retry
+ *   idempotent per inbox.
+ * No AUTH (anyone may deliver, as to any MX) and no STARTTLS (no certificate is configured); the
+ * listener only accepts mail for its own inboxes.
+ */
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { Config } from '../../config.ts';
+import { type ChallengeDeps, forked } from '../../domain/context.ts';
+import { receiveMessage } from '../../domain/messages/receive.ts';
+
+export interface SmtpListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_RECIPIENTS = 20;
+
+function smtpError(message: string, responseCode: number) {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+export async function startSmtpListener(
+  config: Pick<Config, 'smtpPort' | 'host' | 'inboundEmailDomain' | 'smtpMaxMessageBytes'>,
+  deps: ChallengeDeps,
+): Promise<SmtpListener> {
+  const domain = config.inboundEmailDomain;
+  const server = new SMTPServer({
+    name: domain,
+    banner: 'Latchkey inbound mail',
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    size: config.smtpMaxMessageBytes,
+    logger: false,
+    closeTimeout: 5_000,
+
+    onRcptTo(address, session, callback) {
+      const recipient = address.address.toLowerCase();
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
+        return callback(smtpError('5.5.3 Too many recipients', 452));
+      }
+      if (!recipient.endsWith(`@${domain}`)) {
+        return callback(smtpError('5.1.1 No such mailbox here', 550));
+      }
+      isActiveInbox(deps, recipient).then(
+        (active) => (active ? callback() : callback(smtpError('5.1.1 Mailbox unavailable', 550))),
+        (error) => {
+          deps.log.error({ err: error }, 'smtp recipient check failed');
+          callback(smtpError('4.3.0 Temporary failure, try again later', 451));
+        },
+      );
+    },
+
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      stream.on('data', (chunk: Buffer) => {
+        // Past the limit the message is refused anyway: keep reading, stop keeping.
+        bytes += chunk.length;
+        if (bytes <= config.smtpMaxMessageBytes) chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        if (
+          (stream as { sizeExceeded?: boolean }).sizeExceeded ||
+          bytes > config.smtpMaxMessageBytes
+        ) {
+          return callback(smtpError('5.3.4 Message too big', 552));
+        }
+        storeMail(deps, Buffer.concat(chunks), session).then(
+          () => callback(),
+          (error) => {
+            deps.log.error({ err: error }, 'smtp message not stored');
+            callback(smtpError('4.3.0 Temporary failure, try again later', 451));
+          },
+        );
+      });
+      stream.on('error', (error) => callback(error));
+    },
+  });
+  server.on('error', (error) => deps.log.warn({ err: error }, 'smtp connection error'));
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(config.smtpPort, config.host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function isActiveInbox(deps: ChallengeDeps, address: string): Promise<boolean> {
+  const ctx = forked(deps);
+  const [row] = await ctx.em.execute<{ id: string }[]>(
+    `select id from challenge_session
+     where inbox_address = ? and state = 'active' and expires_at > ?`,
+    [address, ctx.clock()],
+  );
+  return row !== undefined;
+}
+
+async function storeMail(deps: ChallengeDeps, raw: Buffer, session: SMTPServerSession) {
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+  const headerFrom = mail.from?.value[0]?.address;
+  const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+  // One message to several of our inboxes is stored once per inbox, each bound to its session.
+  for (const recipient of session.envelope.rcptTo) {
+    await receiveMessage(forked(deps), {
+      medium: 'email',
+      carrier: 'smtp',
+      to: recipient.address,
+      from: headerFrom || envelopeFrom || 'unknown',
+      subject: mail.subject ?? '',
+      text: mail.text ?? '',
+      html: typeof mail.html === 'string' ? mail.html : '',
+      raw,
+      externalId: mail.messageId,
+    });
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The number pool: configuration syntax, atomic assignment, quarantine after release, failed
+ * assignments that consume nothing, and the programmable/synthetic choice.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { syncNumberPool } from '../../../src/domain/numbers/pool.ts';
+import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from '../../../src/domain/numbers/pool-spec.ts';
+import { closeSession } from '../../../src/domain/sessions/close.ts';
+import { openSession } from '../../../src/domain/sessions/open.ts';
+import { rerouteSession } from '../../../src/domain/sessions/reroute.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import {
+  countRows,
+  createAccount,
+  ctxOf,
+  principalFor,
+  rejectionOf,
+  startChallengeApp,
+  TestClock,
+} from '../../helpers/challenges.ts';
+
+describe('pool spec', () => {
+  test('expands numbers and inclusive ranges, without duplicates', () => {
+    expect(parsePoolSpec('+12025550100-+12025550102, +13125550142,+12025550101')).toEqual([
+      '+12025550100',
+      '+12025550101',
+      '+12025550102',
+      '+13125550142',
+    ]);
+  });
+
+  test('the default synthetic pool is the fictional 555-0100…0199 block in ten area codes', () => {
+    const numbers = parsePoolSpec(DEFAULT_SYNTHETIC_POOL);
+    expect(numbers).toHaveLength(1000);
+    for (const number of numbers) expect(number).toMatch(/^\+1[2-9]\d{2}55501\d{2}$/);
+  });
+
+  test.each([
+    '+44207946000',
+    '12025550100',
+    '+1202555010',
+    '+12025550199-+12025550100',
+    '+1202-+1203-+1204',
+  ])('refuses %s', (spec) => {
+    expect(() => parsePoolSpec(spec)).toThrow();
+  });
+});
+
+describe('quarantine and exhaustion (a pool of two numbers)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startChallengeApp({
+      env: { NUMBER_POOL: '+12025550100-+12025550101', NUMBER_QUARANTINE: '600' },
+    });
+  });
+  afterAll(() => t?.stop());
+
+  test('a failed assignment is no_number_available (503, Retry-After) and consumes nothing', async () => {
+    const clock = new TestClock(new Date(Date.now() + 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const principal = principalFor(await createAccount(t.app));
+    const a = await openSession(ctx(), principal);
+    const b = await openSession(ctx(), principal);
+    expect(new Set([a.number, b.number])).toEqual(new Set(['+12025550100', '+12025550101']));
+
+    const error = await rejectionOf(openSession(ctx(), principal));
+    expect(error).toMatchObject({ code: 'no_number_available', status: 503 });
+    // The soonest a number frees is the first session's expiry (SESSION_TTL 900 s).
+    expect(error.retryAfter).toBe(900);
+    expect(
+      await countRows(t.app, 'usage_event', 'credential_id = ?', [principal.credentialId]),
+    ).toBe(2);
+    expect(
+      await countRows(t.app, 'challenge_session', 'credential_id = ?', [principal.credentialId]),
+    ).toBe(2);
+
+    // A reroute that finds no number leaves the session on its old number.
+    const reroute = await rejectionOf(rerouteSession(ctx(), principal, a.id));
+    expect(reroute.code).toBe('no_number_available');
+    expect(await countRows(t.app, 'phone_number', 'held_by = ?', [a.id])).toBe(1);
+    expect(
+      await countRows(t.app, 'usage_event', 'credential_id = ?', [principal.credentialId]),
+    ).toBe(2);
+
+    // Email sessions need no number and are unaffected.
+    expect((await openSession(ctx(), principal, { channel: 'email_otp' })).state).toBe('active');
+
+    await closeSession(ctx(), principal, a.id);
+    await closeSession(ctx(), principal, b.id);
+  });
+
+  test('a released number is not reassigned before its quarantine ends', async () => {
+    const clock = new TestClock(new Date(Date.now() + 2 * 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const principal = principalFor(await createAccount(t.app));
+    const first = await openSession(ctx(), principal);
+    const second = await openSession(ctx(), principal);
+    clock.advance(5);
+    await closeSession(ctx(), principal, first.id);
+
+    clock.advance(599);
+    const during = await rejectionOf(openSession(ctx(), principal));
+    expect(during.code).toBe('no_number_available');
+    expect(during.retryAfter).toBe(1);
+
+    clock.advance(1);
+    const after = await openSession(ctx(), principal);
+    expect(after.number).toBe(first.number);
+    await closeSession(ctx(), principal, after.id);
+    await closeSession(ctx(), principal, second.id);
+  });
+});
+
+describe('programmable numbers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startChallengeApp({
+      env: { NUMBER_POOL: '+12025550100', TWILIO_NUMBERS: '+14155550123,+14155550124' },
+    });
+  });
+  afterAll(() => t?.stop());
+
+  test('sms_otp sessions get programmable numbers when any is configured, synthetic on request', async () => {
+    const principal = principalFor(await createAccount(t.app));
+    const programmable = await openSession(ctxOf(t.app), principal);
+    expect(programmable.numberType).toBe('programmable');
+    expect(programmable.number).toMatch(/^\+1415555012[34]$/);
+    const synthetic = await openSession(ctxOf(t.app), principal, { numberType: 'synthetic' });
+    expect(synthetic).toMatchObject({ numberType: 'synthetic', number: '+12025550100' });
+    await closeSession(ctxOf(t.app), principal, programmable.id);
+    await closeSession(ctxOf(t.app), principal, synthetic.id);
+  });
+
+  test('syncing the pool disables numbers no longer configured and never hands them out again', async () => {
+    const em = t.app.db.orm.em.fork();
+    await syncNumberPool(
+      em,
+      { synthetic: ['+12025550100'], programmable: ['+14155550123'] },
+      new Date(),
+    );
+    expect(await countRows(t.app, 'phone_number', "e164 = '+14155550124' and not enabled")).toBe(1);
+    const principal = principalFor(await createAccount(t.app));
+    // Quarantine does not apply far enough in the future; only +14155550123 remains assignable.
+    const clock = new TestClock(new Date(Date.now() + 86_400_000));
+    const only = await openSession(ctxOf(t.app, clock), principal);
+    expect(only.number).toBe('+14155550123');
+    expect((await rejectionOf(openSession(ctxOf(t.app, clock), principal))).code).toBe(
+      'no_number_available',
+    );
+    await syncNumberPool(
+      em,
+      { synthetic: ['+12025550100'], programmable: ['+14155550123', '+14155550124'] },
+      new Date(),
+    );
+    expect(await countRows(t.app, 'phone_number', "e164 = '+14155550124' and enabled")).toBe(1);
+  });
+});
