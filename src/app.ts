@@ -26,7 +26,7 @@ import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
-import { apiKeyRoutes } from './rest-compat/api-keys.ts';
+import { registerFaces } from './rest-compat/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -154,7 +154,8 @@ async function composeServer(
   registerMetrics(server);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger });
-  await server.register(apiKeyRoutes);
+  // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.
+  await registerFaces(server, { config, db, challenges });
   server.decorate('challenges', challenges);
   await registerIngest(server, config, challenges);
   await server.register(registerConsole(config), { prefix: config.consolePath });

@@ -1,0 +1,59 @@
+/**
+ * The schema operations the /v1 routes and MCP tools run, as GraphQL documents prepared (parsed
+ * and validated against the schema) once at import. One document per operation, shared by both
+ * faces, so REST and MCP cannot ask the schema different questions.
+ */
+import { prepare } from './operations.ts';
+
+const session = `fragment S on ChallengeSession {
+  id channel state agentId target number numberType inboxAddress expiresAt createdAt endedAt
+  firstCodeAt rerouteCount nextStep
+}`;
+const verdict = `fragment V on VerdictResult {
+  sessionId verdict receivedAt otpCode magicLink webauthnRequired from nextStep
+}`;
+
+export const documents = {
+  openChallenge: prepare(
+    `mutation($input: OpenChallengeInput) { openChallenge(input: $input) { ...S } } ${session}`,
+  ),
+  session: prepare(`query($id: ID!) { session(id: $id) { ...S } } ${session}`),
+  sessions: prepare(`query($first: Int, $after: String) {
+    sessions(first: $first, after: $after) { edges { node { ...S } } pageInfo { hasNextPage } }
+  } ${session}`),
+  closeChallenge: prepare(
+    `mutation($id: ID!) { closeChallenge(sessionId: $id) { status session { ...S } } } ${session}`,
+  ),
+  rerouteChallenge: prepare(
+    `mutation($id: ID!) { rerouteChallenge(sessionId: $id) { previousNumber session { ...S } } } ${session}`,
+  ),
+  waitForVerdict: prepare(
+    `mutation($id: ID!, $timeout: Float) { waitForVerdict(sessionId: $id, timeout: $timeout) { ...V } } ${verdict}`,
+  ),
+  messages: prepare(`query($id: ID!, $first: Int, $after: String) {
+    messages(sessionId: $id, first: $first, after: $after) {
+      edges { node {
+        id sessionId medium carrier from to receivedAt outcome codesHidden
+        verdict { kind otpCode magicLink webauthnRequired consumedAt }
+      } }
+      pageInfo { hasNextPage }
+    }
+  }`),
+  usage: prepare(`query($first: Int, $after: String, $period: String) {
+    usage(first: $first, after: $after, period: $period) {
+      edges { node { id kind status sessionId channel credentialId agentId occurredAt settledAt } }
+      pageInfo { hasNextPage }
+    }
+  }`),
+  usageSummary: prepare(`query($period: String) { usageSummary(period: $period) {
+    accountId tier periodStart periodEnd sessionsUsed billableSessions pendingSessions unbilledSessions
+    includedSessions allowanceRemaining unitPriceCents amountDueCents currency
+    byCredential { credentialId sessionsUsed billableSessions }
+  } }`),
+  apiKeys: prepare('query { apiKeys { id name hint scopes createdBy createdAt lastUsedAt } }'),
+  createApiKey:
+    prepare(`mutation($name: String, $scopes: [Scope!]) { createApiKey(name: $name, scopes: $scopes) {
+    secret apiKey { id name hint scopes createdBy createdAt lastUsedAt }
+  } }`),
+  deleteApiKey: prepare('mutation($id: ID!) { deleteApiKey(id: $id) }'),
+};

@@ -1,0 +1,114 @@
+/**
+ * `GET /openapi.json`: an OpenAPI 3.1 document generated from the same route list that registers
+ * the /v1 routes, with request and response schemas converted from their zod definitions.
+ */
+import { z } from 'zod';
+import type { RestRoute } from './rest-route.ts';
+
+const problem = {
+  type: 'object',
+  description: 'RFC 9457 problem details with a stable machine `code` (see docs/errors.md).',
+  required: ['type', 'title', 'status', 'code'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    instance: { type: 'string' },
+  },
+};
+
+const jsonSchema = (schema: z.ZodType) => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  });
+  return rest;
+};
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+export function openApiDocument(routes: RestRoute[], baseUrl: string, version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    if (route.query) {
+      const query = jsonSchema(route.query) as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      };
+      for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        parameters.push({
+          name,
+          in: 'query',
+          required: query.required?.includes(name) ?? false,
+          schema,
+        } as never);
+      }
+    }
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      'x-required-scope': route.scope,
+      security: [{ bearer: [route.scope] }, { apiKey: [] }],
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(route.body) } },
+            },
+          }
+        : {}),
+      responses: {
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: jsonSchema(route.response) } },
+        },
+        '400': problemResponse('The request is malformed (`invalid_request`)'),
+        '401': problemResponse(
+          'Credentials missing or invalid (`unauthenticated`); carries WWW-Authenticate',
+        ),
+        '403': problemResponse('The credential lacks the scope (`insufficient_scope`)'),
+        '404': problemResponse('No such resource in this account (`not_found`)'),
+        '429': problemResponse(
+          'Rate limited (`rate_limited`, `session_limit_reached`); carries Retry-After',
+        ),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Latchkey API',
+      version,
+      description:
+        'Challenge sessions for software agents: numbers and inboxes, received messages, and verdicts (codes and magic links).',
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas: { Problem: problem },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An opaque agent access token (agt_…).',
+        },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A live API key.' },
+      },
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The /v1 routes as data: each route names its method, path, scope (for documentation — the
+ * schema enforces it), request schemas, the schema operation it maps onto, and how to shape the
+ * result. `registerRestRoutes` turns them into Fastify routes; `openApiDocument` (openapi.ts)
+ * turns the same list into `GET /openapi.json`, so the two cannot drift apart.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentNode } from 'graphql';
+import type { z } from 'zod';
+import { withChallenge } from '../auth/credentials.ts';
+import type { Scope } from '../auth/principal.ts';
+import { AppError, validate } from '../errors/index.ts';
+import type { SchemaOperations } from './operations.ts';
+
+export interface RestInput<B, Q> {
+  params: Record<string, string>;
+  body: B;
+  query: Q;
+}
+
+export interface RestRoute<B = unknown, Q = unknown, D = Record<string, unknown>> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify path syntax, e.g. `/v1/sessions/:id`. */
+  path: string;
+  operationId: string;
+  scope: Scope;
+  summary: string;
+  description?: string;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  /** The success status (200 unless said). */
+  status?: number;
+  /** The success body's shape, for OpenAPI. */
+  response: z.ZodType;
+  operation: DocumentNode;
+  variables: (input: RestInput<B, Q>) => Record<string, unknown>;
+  result: (data: D) => unknown;
+}
+
+/** Defines a route with its types inferred from its schemas. */
+export const restRoute = <B, Q, D>(route: RestRoute<B, Q, D>) => route as unknown as RestRoute;
+
+export function registerRestRoutes(
+  app: FastifyInstance,
+  routes: RestRoute[],
+  operations: SchemaOperations,
+) {
+  async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      request.principal = await app.credentials.authenticate(request.headers);
+    } catch (error) {
+      throw withChallenge(reply, error);
+    }
+  }
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      preHandler: authenticate,
+      handler: async (request, reply) => {
+        const input: RestInput<unknown, unknown> = {
+          params: request.params as Record<string, string>,
+          body: route.body ? validate(route.body, request.body ?? {}) : undefined,
+          query: route.query ? validate(route.query, request.query ?? {}) : undefined,
+        };
+        if (
+          !route.body &&
+          request.body !== undefined &&
+          request.body !== null &&
+          request.method !== 'GET'
+        ) {
+          const empty = typeof request.body === 'object' && Object.keys(request.body).length === 0;
+          if (!empty) throw new AppError('invalid_request', 'This route takes no request body');
+        }
+        const abort = new AbortController();
+        reply.raw.on('close', () => abort.abort());
+        try {
+          const data = await operations.run(
+            route.operation,
+            request.principal!,
+            route.variables(input),
+            abort.signal,
+          );
+          // Answers can carry codes, links and key secrets: never stored by a cache.
+          reply.header('cache-control', 'no-store');
+          return reply.status(route.status ?? 200).send(route.result(data));
+        } catch (error) {
+          throw scopeChallenge(reply, error);
+        }
+      },
+    });
+  }
+}
+
+/** RFC 6750 §3.1: a missing scope is answered with the scope to ask for. */
+function scopeChallenge(reply: FastifyReply, error: unknown): unknown {
+  if (error instanceof AppError && error.code === 'insufficient_scope') {
+    const scope = typeof error.extra?.scope === 'string' ? error.extra.scope : undefined;
+    reply.header(
+      'www-authenticate',
+      `Bearer error="insufficient_scope"${scope ? `, scope="${scope}"` : ''}`,
+    );
+  }
+  return error;
+}

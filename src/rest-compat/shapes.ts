@@ -1,0 +1,211 @@
+/**
+ * Wire shapes shared by /v1 and MCP: the schema's camelCase results in the snake_case fields of
+ * the specification. Absent values are left out rather than sent as null where the spec says a
+ * field is "present for" some cases (number, inbox_address, otp_code, magic_link).
+ */
+import { z } from 'zod';
+
+export interface SessionData {
+  id: string;
+  channel: string;
+  state: string;
+  agentId: string;
+  target: string | null;
+  number: string | null;
+  numberType: string | null;
+  inboxAddress: string | null;
+  expiresAt: string;
+  createdAt: string;
+  endedAt: string | null;
+  firstCodeAt: string | null;
+  rerouteCount: number;
+  nextStep: string;
+}
+
+export interface VerdictData {
+  sessionId: string;
+  verdict: string;
+  receivedAt: string | null;
+  otpCode: string | null;
+  magicLink: string | null;
+  webauthnRequired: boolean;
+  from: string | null;
+  nextStep: string;
+}
+
+const present = <T extends Record<string, unknown>>(object: T) =>
+  Object.fromEntries(Object.entries(object).filter(([, v]) => v !== null && v !== undefined));
+
+export function sessionOut(s: SessionData) {
+  return present({
+    session_id: s.id,
+    channel: s.channel,
+    state: s.state,
+    agent_id: s.agentId,
+    number: s.number,
+    number_type: s.numberType,
+    inbox_address: s.inboxAddress,
+    target: s.target,
+    expires_at: s.expiresAt,
+    created_at: s.createdAt,
+    ended_at: s.endedAt,
+    first_code_at: s.firstCodeAt,
+    reroute_count: s.rerouteCount,
+    next_step: s.nextStep,
+  });
+}
+
+export function verdictOut(v: VerdictData) {
+  if (v.verdict === 'timeout') {
+    return {
+      session_id: v.sessionId,
+      received_at: null,
+      verdict: 'timeout',
+      next_step: v.nextStep,
+    };
+  }
+  return present({
+    session_id: v.sessionId,
+    received_at: v.receivedAt,
+    verdict: v.verdict,
+    otp_code: v.otpCode,
+    magic_link: v.magicLink,
+    webauthn_required: v.webauthnRequired,
+    from: v.from,
+    next_step: v.nextStep,
+  });
+}
+
+export interface MessageData {
+  id: string;
+  sessionId: string;
+  medium: string;
+  carrier: string;
+  from: string;
+  to: string;
+  receivedAt: string;
+  outcome: string;
+  codesHidden: boolean;
+  verdict: {
+    kind: string;
+    otpCode: string | null;
+    magicLink: string | null;
+    webauthnRequired: boolean;
+    consumedAt: string | null;
+  } | null;
+}
+
+export function messageOut(m: MessageData) {
+  return {
+    message_id: m.id,
+    session_id: m.sessionId,
+    medium: m.medium,
+    carrier: m.carrier,
+    from: m.from,
+    to: m.to,
+    received_at: m.receivedAt,
+    outcome: m.outcome,
+    codes_hidden: m.codesHidden,
+    parsed: m.verdict
+      ? {
+          kind: m.verdict.kind,
+          otp_code: m.verdict.otpCode,
+          magic_link: m.verdict.magicLink,
+          webauthn_required: m.verdict.webauthnRequired,
+          consumed_at: m.verdict.consumedAt,
+        }
+      : null,
+  };
+}
+
+export interface Page<T> {
+  edges: { node: T }[];
+  pageInfo: { hasNextPage: boolean };
+}
+export const nodes = <T>(page: Page<T>) => page.edges.map((edge) => edge.node);
+
+/** GraphQL enum names (SESSIONS_WRITE) back to scope strings (sessions:write). */
+export const scopeOut = (name: string) => name.toLowerCase().replace('_', ':');
+export const scopeIn = (scope: string) => scope.replace(':', '_').toUpperCase();
+
+export interface ApiKeyData {
+  id: string;
+  name: string;
+  hint: string;
+  scopes: string[];
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export function apiKeyOut(k: ApiKeyData) {
+  return {
+    id: k.id,
+    name: k.name,
+    hint: k.hint,
+    scopes: k.scopes.map(scopeOut),
+    created_by: k.createdBy,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+  };
+}
+
+/** Response schemas, for OpenAPI. */
+export const sessionSchema = z.object({
+  session_id: z.string(),
+  channel: z.enum(['sms_otp', 'email_otp', 'magic_link']),
+  state: z.enum(['active', 'completed', 'expired']),
+  agent_id: z.string(),
+  number: z.string().optional().describe('E.164; sms_otp only'),
+  number_type: z.enum(['synthetic', 'programmable']).optional(),
+  inbox_address: z.string().optional().describe('email_otp and magic_link only'),
+  target: z.string().optional(),
+  expires_at: z.string(),
+  created_at: z.string(),
+  ended_at: z.string().optional(),
+  first_code_at: z.string().optional(),
+  reroute_count: z.number().int(),
+  next_step: z.string(),
+});
+
+export const verdictSchema = z.object({
+  session_id: z.string(),
+  received_at: z.string().nullable(),
+  verdict: z.enum(['otp_code', 'magic_link', 'webauthn_required', 'timeout']),
+  otp_code: z.string().optional(),
+  magic_link: z.string().optional(),
+  webauthn_required: z.boolean().optional(),
+  from: z.string().optional(),
+  next_step: z.string(),
+});
+
+export const messageSchema = z.object({
+  message_id: z.string(),
+  session_id: z.string(),
+  medium: z.enum(['sms', 'email']),
+  carrier: z.string(),
+  from: z.string(),
+  to: z.string(),
+  received_at: z.string(),
+  outcome: z.string(),
+  codes_hidden: z.boolean(),
+  parsed: z
+    .object({
+      kind: z.string(),
+      otp_code: z.string().nullable(),
+      magic_link: z.string().nullable(),
+      webauthn_required: z.boolean(),
+      consumed_at: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  scopes: z.array(z.string()),
+  created_by: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});

@@ -1,0 +1,260 @@
+/**
+ * Every /v1 route of the specification (and of decisions.md) as a mapping onto a schema
+ * operation. Scopes are enforced by the schema; `scope` here documents them in OpenAPI.
+ */
+import { z } from 'zod';
+import { scopes } from '../auth/principal.ts';
+import { documents } from './documents.ts';
+import { type RestRoute, restRoute } from './rest-route.ts';
+import {
+  type ApiKeyData,
+  apiKeyOut,
+  apiKeySchema,
+  type MessageData,
+  messageOut,
+  messageSchema,
+  nodes,
+  type Page,
+  type SessionData,
+  scopeIn,
+  sessionOut,
+  sessionSchema,
+  type VerdictData,
+  verdictOut,
+  verdictSchema,
+} from './shapes.ts';
+
+const paging = z.strictObject({
+  after: z.string().min(1).max(255).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+const period = z.string().describe('A UTC month, YYYY-MM').optional();
+
+export const v1Routes: RestRoute[] = [
+  restRoute({
+    method: 'POST',
+    path: '/v1/sessions',
+    operationId: 'openChallenge',
+    scope: 'sessions:write',
+    summary: 'Open a challenge session (billable)',
+    description:
+      'Assigns a number (sms_otp) or an inbox (email_otp, magic_link). `target` is the site or app the challenge is for; identity providers, payment processors and banks are refused with `unsupported_target`. A refused or failed assignment consumes nothing.',
+    status: 201,
+    body: z.strictObject({
+      channel: z.enum(['sms_otp', 'email_otp', 'magic_link']).optional(),
+      target: z.string().max(2048).optional(),
+      number_type: z.enum(['synthetic', 'programmable']).optional(),
+    }),
+    response: sessionSchema,
+    operation: documents.openChallenge,
+    variables: ({ body }) => ({
+      input: { channel: body.channel, target: body.target, numberType: body.number_type },
+    }),
+    result: (data: { openChallenge: SessionData }) => sessionOut(data.openChallenge),
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/sessions',
+    operationId: 'listSessions',
+    scope: 'sessions:read',
+    summary: 'List unexpired active sessions (list_numbers)',
+    description:
+      'Oldest first. When `has_more` is true, call again with the last `session_id` as `after`.',
+    query: paging,
+    response: z.object({ sessions: z.array(sessionSchema), has_more: z.boolean() }),
+    operation: documents.sessions,
+    variables: ({ query }) => ({ first: query.limit ?? 20, after: query.after }),
+    result: (data: { sessions: Page<SessionData> }) => ({
+      sessions: nodes(data.sessions).map(sessionOut),
+      has_more: data.sessions.pageInfo.hasNextPage,
+    }),
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/sessions/:id',
+    operationId: 'getSession',
+    scope: 'sessions:read',
+    summary: 'Read a session',
+    response: sessionSchema,
+    operation: documents.session,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data: { session: SessionData }) => sessionOut(data.session),
+  }),
+  restRoute({
+    method: 'DELETE',
+    path: '/v1/sessions/:id',
+    operationId: 'closeSession',
+    scope: 'sessions:write',
+    summary: 'Close a session (release_number)',
+    response: z.object({ status: z.literal('completed'), session: sessionSchema }),
+    operation: documents.closeChallenge,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data: { closeChallenge: { status: string; session: SessionData } }) => ({
+      status: data.closeChallenge.status,
+      session: sessionOut(data.closeChallenge.session),
+    }),
+  }),
+  restRoute({
+    method: 'POST',
+    path: '/v1/sessions/:id/reroute',
+    operationId: 'rerouteSession',
+    scope: 'sessions:write',
+    summary: 'Renew an sms_otp session onto a new number (billable)',
+    response: sessionSchema.extend({ previous_number: z.string() }),
+    operation: documents.rerouteChallenge,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data: { rerouteChallenge: { previousNumber: string; session: SessionData } }) => ({
+      ...sessionOut(data.rerouteChallenge.session),
+      previous_number: data.rerouteChallenge.previousNumber,
+    }),
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/sessions/:id/messages',
+    operationId: 'getMessages',
+    scope: 'sessions:read',
+    summary: 'Message metadata and parsed codes (get_messages)',
+    description:
+      'Raw bodies are never returned. Codes and links need `otp:read`; reading them consumes them, so a later wait does not return them again.',
+    query: paging,
+    response: z.object({ messages: z.array(messageSchema), has_more: z.boolean() }),
+    operation: documents.messages,
+    variables: ({ params, query }) => ({
+      id: params.id,
+      first: query.limit ?? 20,
+      after: query.after,
+    }),
+    result: (data: { messages: Page<MessageData> }) => ({
+      messages: nodes(data.messages).map(messageOut),
+      has_more: data.messages.pageInfo.hasNextPage,
+    }),
+  }),
+  restRoute({
+    method: 'POST',
+    path: '/v1/sessions/:id/wait',
+    operationId: 'waitForVerdict',
+    scope: 'otp:read',
+    summary: 'Block until a verdict or the timeout (seconds)',
+    description:
+      'Returns and consumes the first unconsumed verdict. A timeout is not an error: `200` with `verdict: "timeout"` and `received_at: null`.',
+    body: z.strictObject({ timeout: z.number().min(0).max(300).optional() }),
+    response: verdictSchema,
+    operation: documents.waitForVerdict,
+    variables: ({ params, body }) => ({ id: params.id, timeout: body.timeout }),
+    result: (data: { waitForVerdict: VerdictData }) => verdictOut(data.waitForVerdict),
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/usage',
+    operationId: 'listUsage',
+    scope: 'usage:read',
+    summary: 'Usage events: one per billable provision',
+    query: paging.extend({ period }),
+    response: z.object({
+      usage: z.array(z.record(z.string(), z.unknown())),
+      has_more: z.boolean(),
+    }),
+    operation: documents.usage,
+    variables: ({ query }) => ({
+      first: query.limit ?? 50,
+      after: query.after,
+      period: query.period,
+    }),
+    result: (data: { usage: Page<Record<string, unknown>> }) => ({
+      usage: nodes(data.usage).map((u) => ({
+        id: u.id,
+        kind: u.kind,
+        status: u.status,
+        session_id: u.sessionId,
+        channel: u.channel,
+        credential_id: u.credentialId,
+        agent_id: u.agentId,
+        occurred_at: u.occurredAt,
+        settled_at: u.settledAt,
+      })),
+      has_more: data.usage.pageInfo.hasNextPage,
+    }),
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/usage/summary',
+    operationId: 'usageSummary',
+    scope: 'usage:read',
+    summary: 'Usage summary of a billing period, with the amount due in integer cents',
+    query: z.strictObject({ period }),
+    response: z.record(z.string(), z.unknown()),
+    operation: documents.usageSummary,
+    variables: ({ query }) => ({ period: query.period }),
+    result: (data: {
+      usageSummary: Record<string, unknown> & { byCredential: Record<string, unknown>[] };
+    }) => {
+      const s = data.usageSummary;
+      return {
+        account_id: s.accountId,
+        tier: s.tier,
+        period_start: s.periodStart,
+        period_end: s.periodEnd,
+        sessions_used: s.sessionsUsed,
+        billable_sessions: s.billableSessions,
+        pending_sessions: s.pendingSessions,
+        unbilled_sessions: s.unbilledSessions,
+        included_sessions: s.includedSessions,
+        allowance_remaining: s.allowanceRemaining,
+        unit_price_cents: s.unitPriceCents,
+        amount_due_cents: s.amountDueCents,
+        currency: s.currency,
+        by_credential: s.byCredential.map((c) => ({
+          credential_id: c.credentialId,
+          sessions_used: c.sessionsUsed,
+          billable_sessions: c.billableSessions,
+        })),
+      };
+    },
+  }),
+  restRoute({
+    method: 'GET',
+    path: '/v1/api-keys',
+    operationId: 'listApiKeys',
+    scope: 'keys:manage',
+    summary: 'List API keys (secrets are never shown again)',
+    response: z.object({ api_keys: z.array(apiKeySchema) }),
+    operation: documents.apiKeys,
+    variables: () => ({}),
+    result: (data: { apiKeys: ApiKeyData[] }) => ({ api_keys: data.apiKeys.map(apiKeyOut) }),
+  }),
+  restRoute({
+    method: 'POST',
+    path: '/v1/api-keys',
+    operationId: 'createApiKey',
+    scope: 'keys:manage',
+    summary:
+      "Create an API key with at most the caller's scopes; the secret is in this response only",
+    status: 201,
+    body: z.strictObject({
+      name: z.string().max(100).optional(),
+      scopes: z
+        .array(z.enum(scopes))
+        .max(scopes.length * 2)
+        .optional(),
+    }),
+    response: apiKeySchema.extend({ key: z.string() }),
+    operation: documents.createApiKey,
+    variables: ({ body }) => ({ name: body.name, scopes: body.scopes?.map(scopeIn) }),
+    result: (data: { createApiKey: { secret: string; apiKey: ApiKeyData } }) => ({
+      ...apiKeyOut(data.createApiKey.apiKey),
+      key: data.createApiKey.secret,
+    }),
+  }),
+  restRoute({
+    method: 'DELETE',
+    path: '/v1/api-keys/:id',
+    operationId: 'deleteApiKey',
+    scope: 'keys:manage',
+    summary: 'Delete an API key; it stops working at once',
+    status: 204,
+    response: z.null(),
+    operation: documents.deleteApiKey,
+    variables: ({ params }) => ({ id: params.id }),
+    result: () => null,
+  }),
+];

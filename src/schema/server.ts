@@ -1,0 +1,169 @@
+/**
+ * GraphQL at `/graphql`: queries and mutations over HTTP (graphql-yoga, inside the Fastify host,
+ * SSE subscriptions included) and subscriptions over WebSocket with the `graphql-transport-ws`
+ * protocol (graphql-ws on the same HTTP server and path).
+ *
+ * Credentials: HTTP requests carry `Authorization: Bearer …` or `x-api-key` and are refused with
+ * 401 and the spec's `WWW-Authenticate` before GraphQL runs; WebSocket clients send them in the
+ * `connection_init` payload (`{authorization}` or `{"x-api-key"}`) and a bad one closes the
+ * socket with 4403. A socket re-checks its credential periodically, so a revoked token or key
+ * stops receiving events.
+ */
+import { useDepthLimit } from '@envelop/depth-limit';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import type { Credentials } from '../auth/credentials.ts';
+import { withChallenge } from '../auth/credentials.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { GraphQLContext, Services } from './context.ts';
+import { isUnexpected, maskError } from './errors.ts';
+import { schema } from './index.ts';
+
+export interface GraphQLDeps {
+  orm: MikroORM;
+  credentials: Credentials;
+  services: Services;
+  /** How often an open WebSocket re-checks its credential, in milliseconds. */
+  recheckInterval?: number;
+}
+
+interface ServerContext {
+  principal: Principal | null;
+}
+
+export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
+  const yoga = createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    graphiql: false,
+    landingPage: false,
+    batching: false,
+    plugins: [useDepthLimit({ maxDepth: 8 })],
+    maskedErrors: {
+      maskError: (error) => {
+        if (isUnexpected(error)) server.log.error({ err: error }, 'unexpected GraphQL error');
+        return maskError(error);
+      },
+    },
+    context: ({ principal, request }): GraphQLContext => ({
+      principal,
+      em: deps.orm.em.fork() as EntityManager,
+      services: deps.services,
+      // Over HTTP (and SSE), a client that goes away stops its waits and subscriptions.
+      signal: request?.signal,
+    }),
+  });
+
+  async function authenticateHttp(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      request.principal = await deps.credentials.authenticate(request.headers);
+    } catch (error) {
+      throw withChallenge(reply, error);
+    }
+  }
+
+  server.route({
+    url: '/graphql',
+    method: ['GET', 'POST'],
+    preHandler: authenticateHttp,
+    handler: async (request, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(request, reply, {
+        principal: request.principal,
+      });
+      for (const [key, value] of response.headers) reply.header(key, value);
+      reply.status(response.status);
+      return reply.send(response.body);
+    },
+  });
+
+  const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  const recheck = deps.recheckInterval ?? 30_000;
+  const sockets = useServer<
+    Record<string, unknown> | undefined,
+    { principal?: Principal; timer?: NodeJS.Timeout; operations?: Map<string, AbortController> }
+  >(
+    {
+      connectionInitWaitTimeout: 5_000,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const credential = {
+          authorization:
+            typeof params.authorization === 'string' ? params.authorization : undefined,
+          apiKey: typeof params['x-api-key'] === 'string' ? params['x-api-key'] : undefined,
+        };
+        try {
+          ctx.extra.principal = await deps.credentials.authenticate(credential);
+        } catch {
+          return false;
+        }
+        ctx.extra.timer = setInterval(async () => {
+          try {
+            await deps.credentials.authenticate(credential);
+          } catch {
+            ctx.extra.socket.close(4403, 'Forbidden');
+          }
+        }, recheck);
+        ctx.extra.timer.unref();
+        return true;
+      },
+      onClose: (ctx) => {
+        clearInterval(ctx.extra.timer);
+        for (const abort of ctx.extra.operations?.values() ?? []) abort.abort();
+      },
+      execute: (args) =>
+        (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
+      subscribe: (args) =>
+        (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
+      onSubscribe: async (ctx, id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+          principal: ctx.extra.principal ?? null,
+        });
+        let document: ReturnType<typeof parse>;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [maskError(error)];
+        }
+        const errors = validate(schema, document) as readonly GraphQLError[];
+        if (errors.length) return errors.map(maskError);
+        // Each operation gets a signal that fires when it completes or the socket closes, so a
+        // subscription blocked in a wait stops at once instead of at its timeout.
+        const abort = new AbortController();
+        ctx.extra.operations ??= new Map();
+        ctx.extra.operations.set(id, abort);
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: { ...(await contextFactory()), signal: abort.signal },
+          rootValue: { execute, subscribe },
+        };
+      },
+      onComplete: (ctx, id) => {
+        ctx.extra.operations?.get(id)?.abort();
+        ctx.extra.operations?.delete(id);
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map(maskError),
+    },
+    wss,
+  );
+
+  return {
+    yoga,
+    async close() {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await sockets.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

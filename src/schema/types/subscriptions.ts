@@ -1,0 +1,97 @@
+/**
+ * Live verdicts and session activity.
+ *
+ * - `sessionVerdicts(sessionId)` (agents, `otp:read`): each verdict of the session as it arrives,
+ *   consumed by this subscriber exactly as a wait would (one code goes to exactly one waiter or
+ *   subscriber, across instances); the stream ends when the session ends.
+ * - `accountEvents` (dashboards, `sessions:read`): sessions of the account opened, given a
+ *   verdict, rerouted, closed or expired — ids and times only, never a code.
+ */
+
+import { readSession } from '../../domain/sessions/read.ts';
+import { type WaitResult, waitForVerdict } from '../../domain/verdicts/wait.ts';
+import { isAppError } from '../../errors/index.ts';
+import type { AccountEvent } from '../../events/topics.ts';
+import { builder } from '../builder.ts';
+import { domainOf, type GraphQLContext } from '../context.ts';
+import { VerdictResultType } from './verdict.ts';
+
+const AccountEventType = builder.objectRef<AccountEvent>('AccountEvent').implement({
+  description: 'Something happened to a session of the account.',
+  fields: (t) => ({
+    type: t.string({
+      description:
+        '`session.opened`, `session.verdict`, `session.rerouted`, `session.closed` or `session.expired`.',
+      resolve: (e) => e.type,
+    }),
+    sessionId: t.exposeID('sessionId', { description: 'The session it happened to.' }),
+    at: t.field({
+      type: 'DateTime',
+      description: 'When it happened.',
+      resolve: (e) => new Date(e.at),
+    }),
+    channel: t.string({
+      nullable: true,
+      description: 'For `session.opened`: the channel.',
+      resolve: (e) => ('channel' in e ? e.channel : null),
+    }),
+    kind: t.string({
+      nullable: true,
+      description: 'For `session.verdict`: what arrived.',
+      resolve: (e) => ('kind' in e ? e.kind : null),
+    }),
+  }),
+});
+
+/** Successive waits on one session; each yields a verdict this subscriber consumed. */
+async function* verdictStream(
+  context: GraphQLContext,
+  sessionId: string,
+): AsyncGenerator<WaitResult> {
+  const principal = context.principal!;
+  while (!context.signal?.aborted) {
+    let result: WaitResult;
+    try {
+      result = await waitForVerdict(
+        domainOf(context),
+        principal,
+        sessionId,
+        { timeout: 300 },
+        context.signal,
+      );
+    } catch (error) {
+      if (
+        isAppError(error) &&
+        (error.code === 'session_closed' || error.code === 'session_expired')
+      )
+        return;
+      throw error;
+    }
+    if (context.signal?.aborted) return;
+    if (result.verdict !== 'timeout') yield result;
+  }
+}
+
+builder.subscriptionFields((t) => ({
+  sessionVerdicts: t.field({
+    type: VerdictResultType,
+    description:
+      "A session's verdicts as they arrive, each consumed by this subscriber. Needs `otp:read`.",
+    authScopes: { scope: 'otp:read' },
+    args: { sessionId: t.arg.id({ required: true, description: 'A session of your account.' }) },
+    subscribe: async (_root, args, context) => {
+      // Refuse a foreign or unknown id (not_found) before the stream is established.
+      await readSession(domainOf(context), context.principal!, String(args.sessionId));
+      return verdictStream(context, String(args.sessionId));
+    },
+    resolve: (result) => result,
+  }),
+  accountEvents: t.field({
+    type: AccountEventType,
+    description: "Session activity of the caller's account, for dashboards. Needs `sessions:read`.",
+    authScopes: { scope: 'sessions:read' },
+    subscribe: (_root, _args, context) =>
+      context.services.challenge.events.pubsub.subscribe('account', context.principal!.accountId),
+    resolve: (event) => event,
+  }),
+}));
