@@ -58,7 +58,7 @@ test('open through MCP, watch on GraphQL, deliver through Twilio, wait through /
   const opened = (await mcp.callTool({
     name: 'open_challenge',
     arguments: { input: { channel: 'sms_otp', target: 'app.example.test' } },
-  })) as {
+  })) as unknown as {
     structuredContent: { session_id: string; number: string; next_step: string };
   };
   const { session_id: sessionId, number } = opened.structuredContent;
