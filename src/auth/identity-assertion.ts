@@ -73,9 +73,9 @@ export class IdentityAssertions {
     return { assertion, expiresAt: new Date(exp * 1000) };
   }
 
-  /** Verifies an assertion this server issued (assertion-verifier.ts explains how). */
+  /** Verifies an assertion this server issued (assertion-verifier.ts). */
   async verify(assertion: string): Promise<VerifiedAssertion> {
-    const result = this.#verifier.verify(assertion);
+    const result = await this.#verifier.verify(assertion);
     if (result === 'expired') {
       throw new AssertionError('expired', 'the identity assertion has expired');
     }
