@@ -6,18 +6,39 @@
  * Errors are OAuth-style `{error, error_description}` with status 400: `invalid_request` (malformed
  * body, missing or bad `login_hint`, unknown scope, unknown type), `anonymous_not_enabled`,
  * `service_auth_not_enabled` (when SERVICE_AUTH_ENABLED=false) and, following the same pattern for
- * the planned type, `identity_assertion_not_enabled`. The response holds secrets: `no-store`.
+ * the planned type, `identity_assertion_not_enabled`; `429 rate_limited` with Retry-After past the
+ * registration limits. The response holds secrets: `no-store`.
  */
+
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { emailSchema } from '../domain/accounts/accounts.ts';
+import { hit } from '../domain/throttle/counter.ts';
 import { isoSeconds } from './identity-assertion.ts';
 import { paths } from './metadata.ts';
 import { defaultAgentScopes, scopes } from './principal.ts';
 import { createRegistration, type RegistrationPolicy } from './registrations.ts';
 
 const bodyLimit = 8 * 1024;
+
+/**
+ * Registration is unauthenticated, so it is throttled in the database (exact across instances):
+ * per client address, and per login_hint so nobody can flood one person with claim requests.
+ */
+export const registrationLimits = {
+  perAddress: { max: 30, windowSeconds: 600 },
+  perEmail: { max: 10, windowSeconds: 3600 },
+};
+
+class RegistrationThrottled extends Error {
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super('too many registrations; retry later');
+    this.retryAfter = retryAfter;
+  }
+}
 
 class RegistrationError extends Error {
   readonly error: string;
@@ -70,6 +91,10 @@ export function registrationRoutes(config: Config, policy: () => RegistrationPol
       },
     );
     app.setErrorHandler((error, request, reply) => {
+      if (error instanceof RegistrationThrottled) {
+        reply.header('retry-after', String(error.retryAfter));
+        return sendError(reply, 429, 'rate_limited', error.message);
+      }
       if (error instanceof RegistrationError) {
         return sendError(reply, 400, error.error, error.message);
       }
@@ -122,6 +147,18 @@ export function registrationRoutes(config: Config, policy: () => RegistrationPol
         throw new RegistrationError('invalid_request', 'login_hint must be an email address');
       }
       const granted = parseScope(parsed.data.scope);
+      const emailKey = createHash('sha256').update(email.data).digest('hex');
+      for (const [key, limit] of [
+        [`register:ip:${request.ip}`, registrationLimits.perAddress],
+        [`register:email:${emailKey}`, registrationLimits.perEmail],
+      ] as const) {
+        const state = await hit(request.em, key, limit.windowSeconds);
+        if (state.count > limit.max) {
+          throw new RegistrationThrottled(
+            Math.max(1, Math.ceil((state.windowEndsAt.getTime() - Date.now()) / 1000)),
+          );
+        }
+      }
       const settings = policy();
       const created = await createRegistration(
         request.em,
