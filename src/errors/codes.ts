@@ -38,6 +38,7 @@ export const errorCodes = {
   claim_wrong_user: { status: 403, title: 'This claim belongs to a different email address' },
   claim_closed: { status: 409, title: 'This agent has already been claimed' },
   claim_expired: { status: 410, title: 'This claim has expired' },
+  query_too_complex: { status: 400, title: 'The GraphQL query is too deep or too costly' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
