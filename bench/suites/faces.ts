@@ -34,6 +34,7 @@ import { createApiKey } from '../../src/auth/api-keys.ts';
 import { scopes } from '../../src/auth/principal.ts';
 import { openDatabase } from '../../src/db/orm.ts';
 import { Account } from '../../src/entities/account.ts';
+import { type Stats, stats } from '../lib/stats.ts';
 
 const ACCOUNTS = 10;
 /** Per session phase: 300 sessions, 30 per account, on a key of their own per account. */
@@ -52,29 +53,6 @@ const MEMORY_SAMPLES = 7;
 const ANSWER_TIMEOUT_MS = 15_000;
 const AIM_BYTES_PER_IDLE_WAITER = 32 * 1024;
 const SUITE_DEADLINE_MS = 170_000;
-
-interface Stats {
-  samples: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  const round = (n: number) => Math.round(n * 1000) / 1000;
-  return {
-    samples: sorted.length,
-    p50: round(at(0.5)),
-    p90: round(at(0.9)),
-    p99: round(at(0.99)),
-    max: round(sorted.at(-1)!),
-    mean: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
-  };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -29,6 +29,7 @@ import { openSession } from '../../src/domain/sessions/open.ts';
 import type { SessionView } from '../../src/domain/sessions/views.ts';
 import { waitForVerdict } from '../../src/domain/verdicts/wait.ts';
 import { newId } from '../../src/entities/base.ts';
+import { type Stats, stats } from '../lib/stats.ts';
 
 /** Waiters that stay pending through the whole sequential phase (never sent anything). */
 const IDLE_WAITERS = 600;
@@ -40,29 +41,6 @@ const CHURN_MS = 5000;
 const CHURN_WORKERS = 8;
 const AIM_P99_MS = 10;
 const TOKEN = 'bench-twilio-auth-token';
-
-interface Stats {
-  samples: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  const round = (n: number) => Math.round(n * 1000) / 1000;
-  return {
-    samples: sorted.length,
-    p50: round(at(0.5)),
-    p90: round(at(0.9)),
-    p99: round(at(0.99)),
-    max: round(sorted.at(-1)!),
-    mean: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
-  };
-}
 
 /** The same HTTP client as the ingest requests, against a server that does nothing. */
 async function loopbackRoundTrips(): Promise<Stats> {
