@@ -19,8 +19,10 @@ import { type Database, openDatabase } from './db/orm.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import type { ChallengeDeps } from './domain/context.ts';
 import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
+import { AppError } from './errors/index.ts';
 import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
+import { sendProblem, toAppError } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
 import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
@@ -123,6 +125,15 @@ async function composeServer(
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The router's own refusals (bad percent-encoding, an over-long path parameter) are the
+    // client's mistake and get problem+json like every other error.
+    frameworkErrors: (error, _request, reply) =>
+      sendProblem(
+        reply,
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('invalid_request', 'A path parameter is too long')
+          : toAppError(error).error,
+      ),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });
 

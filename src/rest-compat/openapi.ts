@@ -3,6 +3,7 @@
  * the /v1 routes, with request and response schemas converted from their zod definitions.
  */
 import { z } from 'zod';
+import { SYNTHETIC_SMS_PATH } from '../ingest/sms/synthetic.ts';
 import type { RestRoute } from './rest-route.ts';
 
 const problem = {
@@ -89,6 +90,54 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
       },
     };
   }
+  // Not a schema operation (registered by src/ingest/sms/synthetic.ts), but a /v1 route all the same.
+  paths[SYNTHETIC_SMS_PATH] = {
+    post: {
+      operationId: 'sendSyntheticSms',
+      summary: "Deliver an SMS to a synthetic number held by a session of the caller's account",
+      description:
+        "How an app under test sends to a synthetic number: the message takes the carrier's path. A number not held by one of the caller's sessions is `404` and nothing is stored.",
+      'x-required-scope': 'sessions:write',
+      security: [{ bearer: ['sessions:write'] }, { apiKey: [] }],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['to', 'from', 'body'],
+              additionalProperties: false,
+              properties: {
+                to: { type: 'string', description: 'A US number in E.164' },
+                from: { type: 'string', minLength: 1, maxLength: 32 },
+                body: { type: 'string', minLength: 1, maxLength: 1600 },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '201': {
+          description: 'Delivered and committed',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['message_id', 'session_id'],
+                properties: { message_id: { type: 'string' }, session_id: { type: 'string' } },
+              },
+            },
+          },
+        },
+        '400': problemResponse('The request is malformed (`invalid_request`)'),
+        '401': problemResponse(
+          'Credentials missing or invalid (`unauthenticated`); carries WWW-Authenticate',
+        ),
+        '403': problemResponse('The credential lacks the scope (`insufficient_scope`)'),
+        '404': problemResponse('No session of this account holds the number (`not_found`)'),
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: {

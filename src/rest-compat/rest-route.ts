@@ -61,7 +61,9 @@ export function registerRestRoutes(
       handler: async (request, reply) => {
         const input: RestInput<unknown, unknown> = {
           params: request.params as Record<string, string>,
-          body: route.body ? validate(route.body, request.body ?? {}) : undefined,
+          body: route.body
+            ? validate(route.body, request.body === undefined ? {} : request.body)
+            : undefined,
           query: route.query ? validate(route.query, request.query ?? {}) : undefined,
         };
         if (

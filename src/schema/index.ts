@@ -1,5 +1,6 @@
 /** The schema: every type file is imported here for its side effect, then the schema is built. */
 import { builder } from './builder.ts';
+import { refuseNulArguments } from './nul-guard.ts';
 import './types/viewer.ts';
 import './types/enums.ts';
 import './types/challenge-session.ts';
@@ -20,3 +21,5 @@ builder.subscriptionType({
 });
 
 export const schema = builder.toSchema({ sortSchema: true });
+
+refuseNulArguments(schema);

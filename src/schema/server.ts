@@ -9,12 +9,18 @@
  * socket with 4403. A socket re-checks its credential periodically, so a revoked token or key
  * stops receiving events.
  */
-import { useDepthLimit } from '@envelop/depth-limit';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLError } from 'graphql';
+import {
+  type ASTNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Credentials } from '../auth/credentials.ts';
 import { withChallenge } from '../auth/credentials.ts';
@@ -43,7 +49,7 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     graphiql: false,
     landingPage: false,
     batching: false,
-    plugins: [useDepthLimit({ maxDepth: 8 })],
+    plugins: [stableValidation],
     maskedErrors: {
       maskError: (error) => {
         if (isUnexpected(error)) server.log.error({ err: error }, 'unexpected GraphQL error');
@@ -165,5 +171,59 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
       await sockets.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * Validation answers with the stable codes (yoga would add GRAPHQL_VALIDATION_FAILED), and one
+ * depth limit counts every field, introspection included: graphql-depth-limit (envelop's) skips
+ * `__` fields, whose `ofType { ofType … }` nesting is otherwise unbounded, so it is not used.
+ */
+const stableValidation: Plugin = {
+  onValidate: ({ addValidationRule }) => {
+    addValidationRule(introspectionDepthRule(8));
+    return ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result)
+        (error.extensions as Record<string, unknown>).code = maskError(error).extensions.code;
+    };
+  },
+};
+
+/** Refuses a selection deeper than `max`, counting every field (introspection included). */
+function introspectionDepthRule(max: number) {
+  return (context: ValidationContext) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION)
+        fragments.set(definition.name.value, definition);
+    const depthOf = (set: SelectionSetNode | undefined, seen: Set<string>): number => {
+      let deepest = 0;
+      for (const selection of set?.selections ?? []) {
+        if (selection.kind === Kind.FIELD) {
+          deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, seen));
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          deepest = Math.max(deepest, depthOf(selection.selectionSet, seen));
+        } else if (!seen.has(selection.name.value)) {
+          const fragment = fragments.get(selection.name.value);
+          const next = new Set(seen).add(selection.name.value);
+          deepest = Math.max(deepest, depthOf(fragment?.selectionSet, next));
+        }
+        if (deepest > max) return deepest;
+      }
+      return deepest;
+    };
+    return {
+      OperationDefinition(node: ASTNode) {
+        if (node.kind !== Kind.OPERATION_DEFINITION) return;
+        if (depthOf(node.selectionSet, new Set()) > max) {
+          context.reportError(
+            new GraphQLError(`The query exceeds maximum operation depth of ${max}`, {
+              nodes: [node],
+            }),
+          );
+        }
+      },
+    };
   };
 }

@@ -32,6 +32,9 @@ export interface TargetPolicyOptions {
   allow?: readonly string[];
 }
 
+const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const hostName = new RegExp(`^(?=.{1,253}$)${label}(?:\\.${label})*$`);
+
 /** The host of a host name or URL, lower-cased, without a trailing dot; null when unparseable. */
 export function targetHost(target: string): string | null {
   const trimmed = target.trim();
@@ -44,7 +47,9 @@ export function targetHost(target: string): string | null {
     return null;
   }
   const host = url.hostname.replace(/\.$/, '').toLowerCase();
-  return host || null;
+  // A host name (labels of letters, digits and hyphens; IDN already punycoded by URL) or an IPv6
+  // literal: what `../../etc` or `.` parse to is no site at all.
+  return hostName.test(host) || /^\[[0-9a-f:.]+\]$/.test(host) ? host : null;
 }
 
 export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPolicy {

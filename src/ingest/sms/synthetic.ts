@@ -17,11 +17,14 @@ import { validate } from '../../errors/index.ts';
 
 export const SYNTHETIC_SMS_PATH = '/v1/synthetic/sms';
 
+/** PostgreSQL text cannot hold U+0000: a NUL is the caller's mistake, not a server error. */
+const noNul = (value: string) => !value.includes('\u0000');
+
 const syntheticSms = z.strictObject({
   to: z.string().refine(isUsE164, 'must be a US number in E.164, like +12025550142'),
   /** A phone number, short code or alphanumeric sender id, as a carrier would show it. */
-  from: z.string().trim().min(1).max(32),
-  body: z.string().min(1).max(1600),
+  from: z.string().trim().min(1).max(32).refine(noNul, 'may not contain NUL characters'),
+  body: z.string().min(1).max(1600).refine(noNul, 'may not contain NUL characters'),
 });
 
 export function syntheticSmsRoutes(deps: ChallengeDeps) {
