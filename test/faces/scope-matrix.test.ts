@@ -187,6 +187,7 @@ const graphqlCases: (Case & { query: () => string })[] = [
     query: () => '{ usageSummary { amountDueCents } }',
   },
   { name: 'Query.apiKeys', scope: 'keys:manage', query: () => '{ apiKeys { id } }' },
+  { name: 'Query.agents', scope: 'keys:manage', query: () => '{ agents { id } }' },
   {
     name: 'Mutation.openChallenge',
     scope: 'sessions:write',
