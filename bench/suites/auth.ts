@@ -21,8 +21,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import { pino } from 'pino';
+import { freshPostgres } from '../lib/postgres.ts';
 
 const CONCURRENCY = 16;
 const WARMUP_MS = 2000;
@@ -254,25 +254,6 @@ async function measureOn(database: string, databaseUrl: string | undefined) {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   }
-}
-
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = process.env.LATCHKEY_BENCH_DATABASE_URL || process.env.LATCHKEY_TEST_DATABASE_URL;
-  if (!admin) return undefined;
-  const name = `latchkey_bench_${randomBytes(4).toString('hex')}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.href, drop: () => run(`drop database if exists ${name} with (force)`) };
 }
 
 export async function run(): Promise<object> {

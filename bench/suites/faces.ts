@@ -34,6 +34,7 @@ import { createApiKey } from '../../src/auth/api-keys.ts';
 import { scopes } from '../../src/auth/principal.ts';
 import { openDatabase } from '../../src/db/orm.ts';
 import { Account } from '../../src/entities/account.ts';
+import { freshPostgres } from '../lib/postgres.ts';
 import { type Stats, stats } from '../lib/stats.ts';
 
 const ACCOUNTS = 10;
@@ -111,8 +112,7 @@ async function createCredentials(databaseUrl: string | undefined, dataDir: strin
   }
 }
 
-async function startServer(dataDir: string): Promise<Server> {
-  const databaseUrl = process.env.LATCHKEY_BENCH_DATABASE_URL || undefined;
+async function startServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const keys = await createCredentials(databaseUrl, dataDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -148,7 +148,7 @@ async function startServer(dataDir: string): Promise<Server> {
     wsUrl: `ws://127.0.0.1:${port}/graphql`,
     keys,
     database: databaseUrl
-      ? 'PostgreSQL (LATCHKEY_BENCH_DATABASE_URL)'
+      ? 'PostgreSQL (a fresh database on LATCHKEY_BENCH_DATABASE_URL)'
       : 'embedded PGlite (DATA_DIR)',
     stderr: () => stderr,
   };
@@ -583,8 +583,9 @@ export async function run() {
   }, SUITE_DEADLINE_MS);
   const killOnExit = () => server?.child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  const postgres = process.env.LATCHKEY_BENCH_DATABASE_URL ? await freshPostgres() : undefined;
   try {
-    server = await startServer(dataDir);
+    server = await startServer(dataDir, postgres?.url);
     const started = performance.now();
     // Every session of the run, opened before the first memory reading. Key index per phase:
     // 0 idle subscribers, 1 idle waits, 2 measured subscribers, 3 measured waits, 4 warm-up.
@@ -669,6 +670,7 @@ export async function run() {
     if (server) await stopServer(server);
     process.removeListener('exit', killOnExit);
     rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
 }
 
