@@ -235,18 +235,24 @@ export async function claimRegistration(
 /**
  * Revokes a registration (status `revoked`). From its commit on, none of its access tokens is
  * found any more (adapter.ts); deleting them (security-events.ts) is then only housekeeping.
+ * API keys the agent minted are credentials derived from it as well: they go in the same
+ * transaction, so a compromised agent leaves nothing behind that still works.
  */
 export async function markRevoked(
   em: EntityManager,
   registrationId: string,
   now = new Date(),
 ): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>(
-    `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
-     where id = ? and status in ('pending', 'claimed') returning id`,
-    [now, now, registrationId],
-  );
-  return rows.length === 1;
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<{ id: string }[]>(
+      `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
+       where id = ? and status in ('pending', 'claimed') returning id`,
+      [now, now, registrationId],
+    );
+    if (rows.length !== 1) return false;
+    await tx.execute('delete from api_key where created_by = ?', [registrationId]);
+    return true;
+  });
 }
 
 /** Deletes registrations nobody can use any more (never claimed, claim token long gone). */

@@ -25,6 +25,7 @@ import {
 } from 'jose';
 import type { Config } from '../config.ts';
 import { paths, revokedEventType } from './metadata.ts';
+import { markRevoked } from './registrations.ts';
 import { sha256Hex } from './secrets.ts';
 
 const bodyLimit = 16 * 1024;
@@ -131,11 +132,7 @@ export function securityEventRoutes({ config, orm }: SecurityEventsDeps) {
       if (fresh.length === 0) return; // a replay: acknowledged, nothing changes
       // The status change is what stops the tokens (adapter.ts finds none of a revoked
       // registration); deleting them keeps nothing usable at rest.
-      await tx.execute(
-        `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
-         where id = ? and status in ('pending', 'claimed')`,
-        [new Date(), new Date(), sub],
-      );
+      await markRevoked(tx, sub);
       await tx.execute("delete from oidc_payload where model = 'AccessToken' and account_id = ?", [
         sub,
       ]);

@@ -97,6 +97,31 @@ const apiStatus = async (accessToken: string) =>
   (await get(`${t.baseUrl}/v1/api-keys`, bearer(accessToken))).status;
 
 describe('the revoked event', () => {
+  test("also deletes the API keys the revoked agent minted, and no one else's", async () => {
+    const agent = await claimedAgent(t, email('minter'), { scope: 'keys:manage' });
+    const other = await claimedAgent(t, email('other-minter'), { scope: 'keys:manage' });
+    const mint = async (accessToken: string) => {
+      const response = await fetch(`${t.baseUrl}/v1/api-keys`, {
+        method: 'POST',
+        headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'minted', scopes: ['keys:manage'] }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { key: string }).key;
+    };
+    const minted = await mint(agent.accessToken);
+    const untouched = await mint(other.accessToken);
+    const keyStatus = async (secret: string) =>
+      (await get(`${t.baseUrl}/v1/api-keys`, { 'x-api-key': secret })).status;
+    expect(await keyStatus(minted)).toBe(200);
+
+    expect((await deliver(await event({ sub: agent.registration.registration_id }))).status).toBe(
+      202,
+    );
+    expect(await keyStatus(minted)).toBe(401);
+    expect(await keyStatus(untouched)).toBe(200);
+  });
+
   test('revokes the registration and every access token derived from it', async () => {
     const agent = await claimedAgent(t, email('revoked'), { scope: 'keys:manage' });
     const refreshed = (await token(t, { grant_type: jwtBearer, assertion: agent.assertion })).body
