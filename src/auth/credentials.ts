@@ -125,7 +125,7 @@ export class Credentials {
       throw new CredentialError(
         'insufficient_scope',
         `This operation needs the scope ${scope}`,
-        `Bearer error="insufficient_scope", scope="${scope}"`,
+        insufficientScopeChallenge(scope),
       );
     }
   }
@@ -148,6 +148,23 @@ export function withChallenge(reply: FastifyReply, error: unknown): unknown {
     reply.header('www-authenticate', error.challenge);
   }
   return error;
+}
+
+/** RFC 6750 §3.1: a missing scope is answered with the scope to ask for. */
+export const insufficientScopeChallenge = (scope?: string) =>
+  `Bearer error="insufficient_scope"${scope ? `, scope="${scope}"` : ''}`;
+
+/**
+ * A preHandler for every resource face (/v1, /mcp, /graphql): authenticates the caller and
+ * leaves the principal on `request.principal`; a refusal carries its `WWW-Authenticate`.
+ * Scopes are then the schema's business.
+ */
+export async function authenticateRequest(request: FastifyRequest, reply: FastifyReply) {
+  try {
+    request.principal = await request.server.credentials.authenticate(request.headers);
+  } catch (error) {
+    throw withChallenge(reply, error);
+  }
 }
 
 /**

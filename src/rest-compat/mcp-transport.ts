@@ -10,22 +10,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { withChallenge } from '../auth/credentials.ts';
+import { authenticateRequest } from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 
 export type ToolInstaller = (server: McpServer, principal: Principal) => void;
 
 export function mcpRoutes(install: ToolInstaller, version: string) {
   return async function mcpPlugin(app: FastifyInstance) {
-    async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-      try {
-        request.principal = await app.credentials.authenticate(request.headers);
-      } catch (error) {
-        throw withChallenge(reply, error);
-      }
-    }
-
-    app.post('/mcp', { preHandler: authenticate }, async (request, reply) => {
+    app.post('/mcp', { preHandler: authenticateRequest }, async (request, reply) => {
       const server = new McpServer(
         { name: 'latchkey', version },
         {

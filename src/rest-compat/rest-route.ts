@@ -4,10 +4,10 @@
  * result. `registerRestRoutes` turns them into Fastify routes; `openApiDocument` (openapi.ts)
  * turns the same list into `GET /openapi.json`, so the two cannot drift apart.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DocumentNode } from 'graphql';
 import type { z } from 'zod';
-import { withChallenge } from '../auth/credentials.ts';
+import { authenticateRequest, insufficientScopeChallenge } from '../auth/credentials.ts';
 import type { Scope } from '../auth/principal.ts';
 import { AppError, validate } from '../errors/index.ts';
 import type { SchemaOperations } from './operations.ts';
@@ -45,19 +45,11 @@ export function registerRestRoutes(
   routes: RestRoute[],
   operations: SchemaOperations,
 ) {
-  async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    try {
-      request.principal = await app.credentials.authenticate(request.headers);
-    } catch (error) {
-      throw withChallenge(reply, error);
-    }
-  }
-
   for (const route of routes) {
     app.route({
       method: route.method,
       url: route.path,
-      preHandler: authenticate,
+      preHandler: authenticateRequest,
       handler: async (request, reply) => {
         const input: RestInput<unknown, unknown> = {
           params: request.params as Record<string, string>,
@@ -95,14 +87,11 @@ export function registerRestRoutes(
   }
 }
 
-/** RFC 6750 §3.1: a missing scope is answered with the scope to ask for. */
+/** A missing scope named by the schema gets the RFC 6750 challenge on the wire. */
 function scopeChallenge(reply: FastifyReply, error: unknown): unknown {
   if (error instanceof AppError && error.code === 'insufficient_scope') {
     const scope = typeof error.extra?.scope === 'string' ? error.extra.scope : undefined;
-    reply.header(
-      'www-authenticate',
-      `Bearer error="insufficient_scope"${scope ? `, scope="${scope}"` : ''}`,
-    );
+    reply.header('www-authenticate', insufficientScopeChallenge(scope));
   }
   return error;
 }

@@ -10,7 +10,7 @@
  * stops receiving events.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   type ASTNode,
   type FragmentDefinitionNode,
@@ -23,7 +23,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Credentials } from '../auth/credentials.ts';
-import { withChallenge } from '../auth/credentials.ts';
+import { authenticateRequest } from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
@@ -65,18 +65,10 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     }),
   });
 
-  async function authenticateHttp(request: FastifyRequest, reply: FastifyReply) {
-    try {
-      request.principal = await deps.credentials.authenticate(request.headers);
-    } catch (error) {
-      throw withChallenge(reply, error);
-    }
-  }
-
   server.route({
     url: '/graphql',
     method: ['GET', 'POST'],
-    preHandler: authenticateHttp,
+    preHandler: authenticateRequest,
     handler: async (request, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(request, reply, {
         principal: request.principal,
