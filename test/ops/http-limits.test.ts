@@ -165,7 +165,9 @@ describe('slow bodies, and answers that take long', () => {
     const reading = (async () => {
       const decoder = new TextDecoder();
       try {
-        for await (const chunk of sse.body!) sseText += decoder.decode(chunk, { stream: true });
+        const reader = sse.body!.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read())
+          sseText += decoder.decode(read.value, { stream: true });
       } catch {
         // Aborted at the end of the test.
       }
