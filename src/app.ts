@@ -24,6 +24,8 @@ import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { sendProblem, toAppError } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
+import { transportLimits } from './http/transport-limits.ts';
+import { trustProxyOption } from './http/trust-proxy.ts';
 import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
@@ -122,7 +124,8 @@ async function composeServer(
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    ...transportLimits(config),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     // The router's own refusals (bad percent-encoding, an over-long path parameter) are the
@@ -136,6 +139,10 @@ async function composeServer(
       ),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });
+
+  // Beyond this many open sockets (WebSockets included) new connections are dropped at accept,
+  // before they cost a parser, a fork or a database connection.
+  server.server.maxConnections = config.httpMaxConnections;
 
   server.decorateRequest('em', null as unknown as EntityManager);
   server.addHook('onRequest', async (request, reply) => {

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -78,7 +79,18 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  // A hop count or a list of proxy addresses; `true` (trust every hop) is refused.
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((raw, ctx) => {
+      try {
+        return parseTrustProxy(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   SIGNIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   SIGNIN_WINDOW: seconds.default(900),
   OIDC_1_NAME: z.string().min(1).optional(),
@@ -103,6 +115,12 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // Transport limits (issue 11, hardening §4): slow clients are cut off, connections are capped,
+  // and a WebSocket must authenticate promptly. See docs/security/transport.md.
+  HTTP_HEADERS_TIMEOUT: seconds.default(30),
+  HTTP_BODY_TIMEOUT: seconds.default(60),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().default(10_000),
+  WS_CONNECTION_INIT_TIMEOUT: seconds.default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -140,7 +158,8 @@ export interface Config {
   consoleSessionTtl: number;
   logLevel: Env['LOG_LEVEL'];
   bodyLimit: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY: no proxy, a hop count, or the proxies' addresses (never "trust everything"). */
+  trustProxy: TrustProxy;
   signinMaxFailures: number;
   signinWindow: number;
   socialProviders: SocialProviderConfig[];
@@ -162,6 +181,15 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // Transport limits.
+  /** HTTP_HEADERS_TIMEOUT: seconds a client has to send a request's headers. */
+  httpHeadersTimeout: number;
+  /** HTTP_BODY_TIMEOUT: seconds a client has to send a whole request (headers and body). */
+  httpBodyTimeout: number;
+  /** HTTP_MAX_CONNECTIONS: open connections (WebSockets included) beyond which new ones are dropped. */
+  httpMaxConnections: number;
+  /** WS_CONNECTION_INIT_TIMEOUT: seconds a WebSocket has to send `connection_init`. */
+  wsConnectionInitTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -252,6 +280,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`${issue.path.join('.')}: ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.HTTP_HEADERS_TIMEOUT > env.HTTP_BODY_TIMEOUT) {
+    // The body timeout covers the whole request, headers included, so it cannot be the shorter.
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT: must not be longer than HTTP_BODY_TIMEOUT');
+  }
   const publicBaseUrl = trimSlash(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`);
   const consoleUrl = trimSlash(env.CONSOLE_URL ?? `${publicBaseUrl}/console`);
   return {
@@ -285,7 +317,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     consoleSessionTtl: env.CONSOLE_SESSION_TTL,
     logLevel: env.LOG_LEVEL,
     bodyLimit: env.BODY_LIMIT,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: env.TRUST_PROXY,
     signinMaxFailures: env.SIGNIN_MAX_FAILURES,
     signinWindow: env.SIGNIN_WINDOW,
     socialProviders: socialProviders(env),
@@ -298,5 +330,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // Transport limits.
+    httpHeadersTimeout: env.HTTP_HEADERS_TIMEOUT,
+    httpBodyTimeout: env.HTTP_BODY_TIMEOUT,
+    httpMaxConnections: env.HTTP_MAX_CONNECTIONS,
+    wsConnectionInitTimeout: env.WS_CONNECTION_INIT_TIMEOUT,
   };
 }

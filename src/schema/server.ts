@@ -28,6 +28,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
 import { schema } from './index.ts';
+import { singleWaitRule } from './single-wait.ts';
 
 export interface GraphQLDeps {
   orm: MikroORM;
@@ -36,6 +37,9 @@ export interface GraphQLDeps {
   /** How often an open WebSocket re-checks its credential, in milliseconds. */
   recheckInterval?: number;
 }
+
+/** The largest WebSocket message a client may send, in bytes. */
+export const WS_MAX_PAYLOAD = 64 * 1024;
 
 interface ServerContext {
   principal: Principal | null;
@@ -79,14 +83,23 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     },
   });
 
-  const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  const wss = new WebSocketServer({
+    server: server.server,
+    path: '/graphql',
+    // Limits before (and after) authentication: a client frame over 64 KiB closes the socket with
+    // 1009 instead of being buffered (ws defaults to 100 MiB); no compression, so a small frame
+    // cannot inflate into a large one.
+    maxPayload: WS_MAX_PAYLOAD,
+    perMessageDeflate: false,
+  });
   const recheck = deps.recheckInterval ?? 30_000;
   const sockets = useServer<
     Record<string, unknown> | undefined,
     { principal?: Principal; timer?: NodeJS.Timeout; operations?: Map<string, AbortController> }
   >(
     {
-      connectionInitWaitTimeout: 5_000,
+      // A socket that does not authenticate in time is closed with 4408.
+      connectionInitWaitTimeout: deps.services.config.wsConnectionInitTimeout * 1000,
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const credential = {
@@ -155,6 +168,18 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     },
     wss,
   );
+  // graphql-ws reports every socket error with console.error and a 1011 close. Socket errors are
+  // the client's doing (a frame over maxPayload, which ws already closed with 1009, bad UTF-8, a
+  // reset), so they go to the service log at debug, not to stderr at a rate a client chooses.
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error) =>
+      server.log.debug(
+        { err: error, code: (error as { code?: string }).code },
+        'WebSocket client error',
+      ),
+    );
+  });
 
   return {
     yoga,
@@ -174,6 +199,7 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
 const stableValidation: Plugin = {
   onValidate: ({ addValidationRule }) => {
     addValidationRule(introspectionDepthRule(8));
+    addValidationRule(singleWaitRule);
     return ({ valid, result }) => {
       if (valid) return;
       for (const error of result)

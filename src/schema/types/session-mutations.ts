@@ -96,7 +96,7 @@ builder.mutationFields((t) => ({
   waitForVerdict: t.field({
     type: VerdictResultType,
     description:
-      'Waits up to `timeout` seconds for the first unconsumed verdict and consumes it; `verdict: timeout` if none arrives. Needs `otp:read`.',
+      'Waits up to `timeout` seconds for the first unconsumed verdict and consumes it; `verdict: timeout` if none arrives. At most one per operation (`query_too_complex` otherwise). Needs `otp:read`.',
     authScopes: { scope: 'otp:read' },
     args: {
       sessionId: t.arg.id({ required: true, description: 'A session of your account.' }),
