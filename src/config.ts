@@ -103,6 +103,8 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // Faults (issue 11 §6): how long to wait for a database connection before answering 503.
+  DATABASE_CONNECT_TIMEOUT: z.coerce.number().positive().max(60).default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +164,9 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // Faults (issue 11 §6).
+  /** DATABASE_CONNECT_TIMEOUT: seconds to get a database connection (new or pooled), then 503. */
+  databaseConnectTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +303,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // Faults (issue 11 §6).
+    databaseConnectTimeout: env.DATABASE_CONNECT_TIMEOUT,
   };
 }
