@@ -116,6 +116,30 @@ describe('GraphQL and MCP while the database is unreachable', () => {
   });
 });
 
+describe('OAuth endpoints while the database is unreachable', () => {
+  test('registration and the token endpoint answer RFC 6749 temporarily_unavailable (503 + Retry-After), not server_error', async () => {
+    db.proxy.cut();
+    const registration = await fetch(`${t.baseUrl}/agent/identity`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'service_auth', login_hint: 'outage@example.test' }),
+    });
+    const token = await fetch(`${t.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:latchkey:agent-auth:grant-type:claim',
+        claim_token: 'clt_never_issued_0123456789',
+      }).toString(),
+    });
+    for (const response of [registration, token]) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect((await response.json()).error).toBe('temporarily_unavailable');
+    }
+  });
+});
+
 describe('/readyz and /healthz', () => {
   test('/readyz fails naming the database while it is unreachable, /healthz stays up, and both recover', async () => {
     const ready = await fetch(`${t.baseUrl}/readyz`);
