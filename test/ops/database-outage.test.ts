@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { callTool, graphql, mcpClient, rest, sendSms } from '../helpers/faces.ts';
 import { type ProxiedDatabase, startProxiedDatabase } from '../helpers/faults.ts';
-import { apiKey, newAccount } from '../helpers/principals.ts';
+import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let db: ProxiedDatabase;
 let t: TestApp;
@@ -233,6 +233,57 @@ describe('subscriptions through an outage', () => {
       expect(errors).toEqual([]);
     } finally {
       await client.dispose();
+    }
+  });
+
+  test('a verdict subscription over SSE stays open through the outage and then delivers the code', async () => {
+    const session = await openSession();
+    const abort = new AbortController();
+    const before = t.app.challenges.waiters.size;
+    const response = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { ...withKey(key), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        query: `subscription { sessionVerdicts(sessionId: "${session.session_id}") { verdict otpCode } }`,
+      }),
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const pump = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        received += decoder.decode(value, { stream: true });
+      }
+    })().catch(() => {});
+    try {
+      await expect.poll(() => t.app.challenges.waiters.size).toBeGreaterThan(before);
+      db.proxy.cut();
+      await t.app.challenges.events.publish('session', session.session_id, {
+        type: 'verdict',
+        sessionId: session.session_id,
+        verdictId: 'vrd_announced_during_outage',
+        kind: 'otp_code',
+        receivedAt: new Date().toISOString(),
+      });
+      // The subscription's wait ran into the outage and is now backing off, not ended.
+      await expect.poll(() => t.app.challenges.waiters.size).toBe(before);
+      db.proxy.restore();
+      const sent = await sendSms(t, key, {
+        to: session.number,
+        from: '+14155550112',
+        body: 'Your code is 602214',
+      });
+      expect(sent.status).toBe(201);
+      await expect.poll(() => received, { timeout: 15_000 }).toContain('"otpCode":"602214"');
+      expect(received).not.toMatch(/event: (error|complete)/);
+      expect(received).not.toContain('"errors"');
+    } finally {
+      abort.abort();
+      await pump;
     }
   });
 
