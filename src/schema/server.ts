@@ -26,6 +26,7 @@ import { WebSocketServer } from 'ws';
 import type { Credentials } from '../auth/credentials.ts';
 import { authenticateRequest, CredentialError } from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
+import { isDependencyUnavailable } from '../errors/index.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
 import { schema } from './index.ts';
@@ -98,11 +99,16 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
         try {
           ctx.extra.principal = await deps.credentials.authenticate(credential);
         } catch (error) {
+          if (error instanceof CredentialError) return false;
           // A credential that could not be checked (database down) is not a refused one: close
-          // with 1013 "Try Again Later", which graphql-ws clients retry, never 4403 "Forbidden".
-          if (!(error instanceof CredentialError)) {
+          // with 1013 "Try Again Later", which graphql-ws clients retry, never 4403 "Forbidden";
+          // anything else is our fault (4500, as graphql-ws itself closes on an internal error).
+          if (isDependencyUnavailable(error)) {
             server.log.warn({ err: error }, 'WebSocket credential could not be checked');
             ctx.extra.socket.close(1013, 'Service unavailable; try again later');
+          } else {
+            server.log.error({ err: error }, 'unexpected error checking a WebSocket credential');
+            ctx.extra.socket.close(4500, 'Internal server error');
           }
           return false;
         }
