@@ -71,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dataDir: config.dataDir,
     embeddedInMemory: options.embeddedInMemory,
     log: (message) => logger.info({ component: 'orm' }, message),
+    connectTimeout: config.databaseConnectTimeout,
   });
   let started: ChallengeRuntime | undefined;
   try {
@@ -168,7 +169,7 @@ async function composeServer(
   await server.register(fastifyCookie, { secret: cookieSecret });
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
-  registerHealth(server, db.orm);
+  registerHealth(server, db.orm, { redisUrl: config.redisUrl });
   registerMetrics(server);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger });

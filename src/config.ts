@@ -121,6 +121,8 @@ const envSchema = z.object({
   HTTP_BODY_TIMEOUT: seconds.default(60),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().default(10_000),
   WS_CONNECTION_INIT_TIMEOUT: seconds.default(10),
+  // Faults (issue 11 §6): how long to wait for a database connection before answering 503.
+  DATABASE_CONNECT_TIMEOUT: z.coerce.number().positive().max(60).default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -190,6 +192,9 @@ export interface Config {
   httpMaxConnections: number;
   /** WS_CONNECTION_INIT_TIMEOUT: seconds a WebSocket has to send `connection_init`. */
   wsConnectionInitTimeout: number;
+  // Faults (issue 11 §6).
+  /** DATABASE_CONNECT_TIMEOUT: seconds to get a database connection (new or pooled), then 503. */
+  databaseConnectTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -335,5 +340,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     httpBodyTimeout: env.HTTP_BODY_TIMEOUT,
     httpMaxConnections: env.HTTP_MAX_CONNECTIONS,
     wsConnectionInitTimeout: env.WS_CONNECTION_INIT_TIMEOUT,
+    // Faults (issue 11 §6).
+    databaseConnectTimeout: env.DATABASE_CONNECT_TIMEOUT,
   };
 }

@@ -20,6 +20,7 @@ import Provider, {
 } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { grantTypes, registerGrants } from './grants/index.ts';
 import type { IdentityAssertions } from './identity-assertion.ts';
@@ -154,9 +155,21 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     }
   });
 
-  provider.on('server_error', (_ctx, error) =>
-    deps.logger.error({ err: error, component: 'oauth' }, 'authorization server error'),
-  );
+  provider.on('server_error', (ctx, error) => {
+    // Emitted before the response leaves: an unreachable database becomes RFC 6749's
+    // `temporarily_unavailable` (503 + Retry-After) instead of a 500 (issue 11 §6).
+    if (isDependencyUnavailable(error)) {
+      deps.logger.warn({ component: 'oauth', cause: String(error) }, 'dependency down');
+      ctx.status = 503;
+      ctx.set('retry-after', String(UNAVAILABLE_RETRY_AFTER));
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'the service is temporarily unavailable',
+      };
+      return;
+    }
+    deps.logger.error({ err: error, component: 'oauth' }, 'authorization server error');
+  });
   provider.on('grant.error', (ctx, error) =>
     deps.logger.info(
       { component: 'oauth', grantType: ctx.oidc.params?.grant_type, error: error.message },

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { emailSchema } from '../domain/accounts/accounts.ts';
 import { hit } from '../domain/throttle/counter.ts';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
 import { isoSeconds } from './identity-assertion.ts';
 import { paths } from './metadata.ts';
 import { defaultAgentScopes, scopes } from './principal.ts';
@@ -106,6 +107,17 @@ export function registrationRoutes(config: Config, policy: () => RegistrationPol
           400,
           'invalid_request',
           'the body must be a JSON object (application/json)',
+        );
+      }
+      // The database is unreachable: an outage to wait out, not a server bug (issue 11 §6).
+      if (isDependencyUnavailable(error)) {
+        request.log.warn({ cause: String(error) }, 'registration: dependency down');
+        reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER));
+        return sendError(
+          reply,
+          503,
+          'temporarily_unavailable',
+          'the service is temporarily unavailable',
         );
       }
       request.log.error({ err: error }, 'registration failed');

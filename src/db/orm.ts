@@ -27,12 +27,24 @@ export interface DatabaseOptions {
   embeddedInMemory?: boolean;
   /** Where the ORM's own messages (migrations applied) go; structured logs in the app. */
   log?: (message: string) => void;
+  /** Seconds to wait for a connection (DATABASE_CONNECT_TIMEOUT) before the query fails. */
+  connectTimeout?: number;
 }
+
+/** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
+export const DEFAULT_CONNECT_TIMEOUT = 5;
+/**
+ * The embedded database's bound on waiting for its single pooled connection. It is in-process
+ * and cannot be unreachable, so a wait there is queueing under load, not an outage: bounded
+ * (never a hang) but generous, so a burst of requests is served rather than refused.
+ */
+const EMBEDDED_ACQUIRE_TIMEOUT = 30;
 
 export function ormOptions(
   clientUrl: string,
   embedded: boolean,
   log?: (message: string) => void,
+  connectTimeout = DEFAULT_CONNECT_TIMEOUT,
 ): Options {
   return {
     clientUrl,
@@ -49,6 +61,13 @@ export function ormOptions(
     },
     // PGlite serializes everything behind one session; a larger pool only adds deadlock risk.
     pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    driverOptions: {
+      // Without a bound, pg waits forever for a connection to an unreachable server (or for a
+      // free one in the pool); with it the query fails and the caller gets 503 + Retry-After.
+      connectionTimeoutMillis: (embedded ? EMBEDDED_ACQUIRE_TIMEOUT : connectTimeout) * 1000,
+      // TCP keepalive notices a server that vanished without closing idle pooled connections.
+      keepAlive: true,
+    },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     ignoreUndefinedInQuery: true,
@@ -70,7 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const embedded = embeddedDb !== undefined;
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(url, embedded, options.log));
+    orm = await MikroORM.init(ormOptions(url, embedded, options.log, options.connectTimeout));
     await orm.migrator.up();
   } catch (error) {
     await embeddedDb?.close();

@@ -1,3 +1,8 @@
 export { AppError, isAppError } from './app-error.ts';
 export { type ErrorCode, errorCodes } from './codes.ts';
+export {
+  isDependencyUnavailable,
+  UNAVAILABLE_RETRY_AFTER,
+  unavailableError,
+} from './unavailable.ts';
 export { validate } from './validate.ts';

@@ -11,7 +11,10 @@ export function registerErrorHandling(server: FastifyInstance) {
   server.setErrorHandler((error, request, reply) => {
     const { error: appError, unexpected } = toAppError(error);
     if (unexpected) request.log.error({ err: error }, 'unexpected error');
-    else request.log.info({ code: appError.code }, 'request refused');
+    else if (appError.cause !== undefined && appError.code === 'service_unavailable') {
+      // An outage (database or Redis unreachable): worth an operator's attention, not a stack.
+      request.log.warn({ code: appError.code, cause: String(appError.cause) }, 'dependency down');
+    } else request.log.info({ code: appError.code }, 'request refused');
     return sendProblem(reply, appError);
   });
   server.setNotFoundHandler((_request, reply) => sendProblem(reply, new AppError('not_found')));

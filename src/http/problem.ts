@@ -3,10 +3,18 @@
  *
  * Every error that leaves the HTTP host passes through `toAppError`, so a client never sees a
  * stack trace or an internal message: known framework errors (bad JSON, wrong content type, body
- * too large) become their stable codes, anything unexpected becomes `internal_error`.
+ * too large) become their stable codes, an unreachable dependency becomes `service_unavailable`
+ * (503 with Retry-After), anything unexpected becomes `internal_error`.
  */
 import type { FastifyReply } from 'fastify';
-import { AppError, type ErrorCode, errorCodes, isAppError } from '../errors/index.ts';
+import {
+  AppError,
+  type ErrorCode,
+  errorCodes,
+  isAppError,
+  isDependencyUnavailable,
+  unavailableError,
+} from '../errors/index.ts';
 
 /** Fastify's own error codes for a client's mistake, mapped onto ours. */
 const fastifyClientErrors: Record<string, ErrorCode> = {
@@ -32,6 +40,8 @@ export interface ClassifiedError {
 
 export function toAppError(error: unknown): ClassifiedError {
   if (isAppError(error)) return { error, unexpected: false };
+  // A database or Redis that cannot be reached is an outage to wait out (503), not our bug (500).
+  if (isDependencyUnavailable(error)) return { error: unavailableError(error), unexpected: false };
   const code = (error as { code?: unknown })?.code;
   const status = (error as { statusCode?: unknown })?.statusCode;
   if (typeof code === 'string' && fastifyClientErrors[code]) {

@@ -1,11 +1,17 @@
 /**
  * How errors leave the schema. An AppError keeps its message and gains `extensions.code` (and any
  * safe extras such as the missing `scope`); a syntax or validation error is the client's mistake,
- * `invalid_request` (or `query_too_complex` for the depth and cost limits); anything else is
+ * `invalid_request` (or `query_too_complex` for the depth and cost limits); an unreachable
+ * dependency is `service_unavailable` with `retryAfter`; anything else is
  * masked as `internal_error` with no detail, and logged by the caller.
  */
 import { GraphQLError } from 'graphql';
-import { AppError, isAppError } from '../errors/index.ts';
+import {
+  AppError,
+  isAppError,
+  isDependencyUnavailable,
+  unavailableError,
+} from '../errors/index.ts';
 
 const tooComplex = /maximum (complexity|depth|breadth)|depth limit|exceeds/i;
 
@@ -13,6 +19,8 @@ const tooComplex = /maximum (complexity|depth|breadth)|depth limit|exceeds/i;
 export function appErrorOf(error: unknown): AppError | undefined {
   if (isAppError(error)) return error;
   if (error instanceof GraphQLError) return appErrorOf(error.originalError);
+  // An unreachable database or Redis: `service_unavailable`, on every face built on the schema.
+  if (isDependencyUnavailable(error)) return unavailableError(error);
   return undefined;
 }
 

@@ -7,7 +7,8 @@
  * 401 and the spec's `WWW-Authenticate` before GraphQL runs; WebSocket clients send them in the
  * `connection_init` payload (`{authorization}` or `{"x-api-key"}`) and a bad one closes the
  * socket with 4403. A socket re-checks its credential periodically, so a revoked token or key
- * stops receiving events.
+ * stops receiving events; a check that cannot run (database down) is not a refusal: the socket
+ * stays open (or, at connect, closes with 1013 so the client retries).
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
@@ -23,8 +24,9 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Credentials } from '../auth/credentials.ts';
-import { authenticateRequest } from '../auth/credentials.ts';
+import { authenticateRequest, CredentialError } from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
+import { isDependencyUnavailable } from '../errors/index.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
 import { schema } from './index.ts';
@@ -109,14 +111,28 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
         };
         try {
           ctx.extra.principal = await deps.credentials.authenticate(credential);
-        } catch {
+        } catch (error) {
+          if (error instanceof CredentialError) return false;
+          // A credential that could not be checked (database down) is not a refused one: close
+          // with 1013 "Try Again Later", which graphql-ws clients retry, never 4403 "Forbidden";
+          // anything else is our fault (4500, as graphql-ws itself closes on an internal error).
+          if (isDependencyUnavailable(error)) {
+            server.log.warn({ err: error }, 'WebSocket credential could not be checked');
+            ctx.extra.socket.close(1013, 'Service unavailable; try again later');
+          } else {
+            server.log.error({ err: error }, 'unexpected error checking a WebSocket credential');
+            ctx.extra.socket.close(4500, 'Internal server error');
+          }
           return false;
         }
         ctx.extra.timer = setInterval(async () => {
           try {
             await deps.credentials.authenticate(credential);
-          } catch {
-            ctx.extra.socket.close(4403, 'Forbidden');
+          } catch (error) {
+            // Only a definite refusal (revoked, expired) closes the socket; a re-check that could
+            // not run (database down) keeps the subscriptions open and is tried again next time.
+            if (error instanceof CredentialError) ctx.extra.socket.close(4403, 'Forbidden');
+            else server.log.warn({ err: error }, 'WebSocket credential re-check failed');
           }
         }, recheck);
         ctx.extra.timer.unref();

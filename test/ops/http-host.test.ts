@@ -17,7 +17,11 @@ describe('operations endpoints', () => {
   test('/readyz answers 200 when the database answers', async () => {
     const response = await fetch(`${t.baseUrl}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+      redis: 'not_configured',
+    });
   });
 
   test('/metrics exposes request latency by route template and event-loop lag', async () => {

@@ -3,14 +3,20 @@
  *
  * - `sessionVerdicts(sessionId)` (agents, `otp:read`): each verdict of the session as it arrives,
  *   consumed by this subscriber exactly as a wait would (one code goes to exactly one waiter or
- *   subscriber, across instances); the stream ends when the session ends.
+ *   subscriber, across instances); the stream ends when the session ends, and outlives a
+ *   database outage (it waits again once the database may be back).
  * - `accountEvents` (dashboards, `sessions:read`): sessions of the account opened, given a
  *   verdict, rerouted, closed or expired — ids and times only, never a code.
  */
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readSession } from '../../domain/sessions/read.ts';
 import { type WaitResult, waitForVerdict } from '../../domain/verdicts/wait.ts';
-import { isAppError } from '../../errors/index.ts';
+import {
+  isAppError,
+  isDependencyUnavailable,
+  UNAVAILABLE_RETRY_AFTER,
+} from '../../errors/index.ts';
 import type { AccountEvent } from '../../events/topics.ts';
 import { builder } from '../builder.ts';
 import { domainOf, type GraphQLContext } from '../context.ts';
@@ -49,6 +55,7 @@ async function* verdictStream(
   sessionId: string,
 ): AsyncGenerator<WaitResult> {
   const principal = context.principal!;
+  let outage = 0;
   while (!context.signal?.aborted) {
     let result: WaitResult;
     try {
@@ -65,8 +72,16 @@ async function* verdictStream(
         (error.code === 'session_closed' || error.code === 'session_expired')
       )
         return;
+      // The database is unreachable: the subscription stays open and waits again once it may
+      // be back (1 s, 2 s, 4 s, then every 5 s); a verdict stored meanwhile is consumed then.
+      if (isDependencyUnavailable(error)) {
+        const delay = Math.min(2 ** outage++, UNAVAILABLE_RETRY_AFTER) * 1000;
+        await sleep(delay, undefined, { signal: context.signal }).catch(() => {});
+        continue;
+      }
       throw error;
     }
+    outage = 0;
     if (context.signal?.aborted) return;
     if (result.verdict !== 'timeout') yield result;
   }
