@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -103,6 +104,19 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // Secrets at rest (issue 11 §5): the sealing keys, kept outside the database. Unset means the
+  // 0600 key file DATA_DIR/secrets.key (db/sealing-keys.ts documents the format).
+  SECRETS_KEY: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseSecretsKey(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +176,9 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // Secrets at rest.
+  /** SECRETS_KEY: sealing keys (first seals); undefined means the key file in DATA_DIR. */
+  secretsKey: SealingKey[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +315,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // Secrets at rest.
+    secretsKey: env.SECRETS_KEY,
   };
 }
