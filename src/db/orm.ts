@@ -33,6 +33,8 @@ export interface Database {
   sealer: Sealer;
   /** The keys behind `sealer` (first seals), for the rotation command. */
   sealingKeys: SealingKey[];
+  /** The embedded database's unix socket (mode 0600); undefined on PostgreSQL. */
+  embeddedSocketPath: string | undefined;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     embedded,
     sealer: createSealer(sealingKeys),
     sealingKeys,
+    embeddedSocketPath: embeddedDb?.socketPath,
     async close() {
       await opened.close(true);
       await embeddedDb?.close();
