@@ -58,6 +58,8 @@ export async function rotateSecretsKey(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     sealingKeys: ring,
+    // The command's own output says what it did; migration chatter would bury it.
+    log: () => {},
   });
   let report: Awaited<ReturnType<typeof resealColumns>>;
   try {

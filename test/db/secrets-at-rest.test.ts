@@ -42,7 +42,7 @@ async function foundIn(dir: string, needles: Record<string, Buffer>): Promise<st
 test('the database files hold neither the sealing key nor a sealed message, code or secret', async () => {
   const t = await startChallengeApp({ dataDir });
   const marker = `at-rest-${Date.now().toString(36)}`;
-  const code = '730' + String(Math.floor(Math.random() * 1000)).padStart(3, '0');
+  const code = `730${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
   const body = `Your ${marker} verification code is ${code}`;
   let needles: Record<string, Buffer>;
   let accountId: string;
