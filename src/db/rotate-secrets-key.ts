@@ -68,8 +68,9 @@ export async function rotateSecretsKey(
     await db.close();
   }
   const older = ring.slice(1).map((key) => key.kid);
-  const unused = older.filter((kid) => !report.byKeyId[kid]);
-  const stillUsed = older.filter((kid) => report.byKeyId[kid]);
+  // A row that changed under the pass may name any key: then no older key is declared unused.
+  const unused = report.conflicts ? [] : older.filter((kid) => !report.byKeyId[kid]);
+  const stillUsed = older.filter((kid) => !unused.includes(kid));
   let removedFromFile = false;
   if (fromFile && unused.length) {
     await writeKeyFile(
