@@ -72,10 +72,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     embeddedInMemory: options.embeddedInMemory,
     log: (message) => logger.info({ component: 'orm' }, message),
     connectTimeout: config.databaseConnectTimeout,
+    sealingKeys: config.secretsKey,
   });
   let started: ChallengeRuntime | undefined;
   try {
-    const runtime = await startChallengeRuntime(config, db.orm, logger);
+    const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer);
     started = runtime;
     const server = await composeServer(config, db, logger, runtime.deps);
     let smtp: SmtpListener | undefined;
@@ -119,7 +120,7 @@ async function composeServer(
   logger: Logger,
   challenges: ChallengeDeps,
 ) {
-  const cookieSecret = await serverSecret(db.orm.em.fork(), 'cookie-signing');
+  const cookieSecret = await serverSecret(db.orm.em.fork(), db.sealer, 'cookie-signing');
   const server = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestId,

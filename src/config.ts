@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 
@@ -123,6 +124,19 @@ const envSchema = z.object({
   WS_CONNECTION_INIT_TIMEOUT: seconds.default(10),
   // Faults (issue 11 §6): how long to wait for a database connection before answering 503.
   DATABASE_CONNECT_TIMEOUT: z.coerce.number().positive().max(60).default(5),
+  // Secrets at rest (issue 11 §5): the sealing keys, kept outside the database. Unset means the
+  // 0600 key file DATA_DIR/secrets.key (db/sealing-keys.ts documents the format).
+  SECRETS_KEY: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseSecretsKey(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -195,6 +209,9 @@ export interface Config {
   // Faults (issue 11 §6).
   /** DATABASE_CONNECT_TIMEOUT: seconds to get a database connection (new or pooled), then 503. */
   databaseConnectTimeout: number;
+  // Secrets at rest.
+  /** SECRETS_KEY: sealing keys (first seals); undefined means the key file in DATA_DIR. */
+  secretsKey: SealingKey[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -342,5 +359,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     wsConnectionInitTimeout: env.WS_CONNECTION_INIT_TIMEOUT,
     // Faults (issue 11 §6).
     databaseConnectTimeout: env.DATABASE_CONNECT_TIMEOUT,
+    // Secrets at rest.
+    secretsKey: env.SECRETS_KEY,
   };
 }

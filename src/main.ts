@@ -4,6 +4,8 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { SealedValueError } from './db/sealer.ts';
+import { SealingKeyError } from './db/sealing-keys.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -16,7 +18,22 @@ try {
   throw error;
 }
 
-const app = await buildApp(config);
+let app: Awaited<ReturnType<typeof buildApp>>;
+try {
+  app = await buildApp(config);
+} catch (error) {
+  // A key file with a loose mode, keys that do not open what the database holds, a DATA_DIR in
+  // use by another process: the operator's to fix, so one line rather than a stack trace.
+  if (
+    error instanceof ConfigError ||
+    error instanceof SealingKeyError ||
+    error instanceof SealedValueError
+  ) {
+    console.error(`latchkey: cannot start: ${error.message}`);
+    process.exit(78);
+  }
+  throw error;
+}
 await app.start();
 app.server.log.info(
   { url: config.publicBaseUrl, console: config.consoleUrl, embedded: app.db.embedded },

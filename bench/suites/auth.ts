@@ -71,10 +71,13 @@ async function serve(databaseUrl: string | undefined) {
     AUTH_SWEEP_INTERVAL: '3600',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
+  const { newSealingKey } = await import('../../src/db/sealing-keys.ts');
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: '',
     embeddedInMemory: true,
+    // A throw-away key: the bench database is discarded, and no key file is written.
+    sealingKeys: [newSealingKey()],
   });
   const logger = pino({ level: 'silent' });
   const server = Fastify({ loggerInstance: logger as FastifyBaseLogger });

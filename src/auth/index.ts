@@ -51,12 +51,12 @@ export async function registerAuth(
 ): Promise<AgentAuth> {
   const { config, db, logger } = deps;
   const em = db.orm.em.fork();
-  const keys = await loadKeyRing(em, config.identitySigningKeys);
+  const keys = await loadKeyRing(em, config.identitySigningKeys, db.sealer);
   const assertions = new IdentityAssertions(keys, config.publicBaseUrl, config.assertionTtl);
   const policy: RegistrationPolicy = {
     userCodeTtl: config.userCodeTtl,
     pollInterval: config.claimPollInterval,
-    userCodePepper: await serverSecret(em, 'user-code-pepper'),
+    userCodePepper: await serverSecret(em, db.sealer, 'user-code-pepper'),
   };
   const provider = await createProvider({
     config,

@@ -26,10 +26,14 @@ export async function rotate(argv: string[], env: Record<string, string | undefi
   if (!Number.isInteger(delay) || delay < 0) {
     throw new ConfigError('--activate-in takes a whole number of seconds');
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sealingKeys: config.secretsKey,
+  });
   try {
     const activatesAt = new Date(Date.now() + delay * 1000);
-    const kid = await rotateSigningKey(db.orm.em.fork(), {
+    const kid = await rotateSigningKey(db.orm.em.fork(), db.sealer, {
       assertionTtl: config.assertionTtl,
       activatesAt,
     });

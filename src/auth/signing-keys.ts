@@ -12,10 +12,14 @@
  * until `retiresAt` = activation + ASSERTION_TTL, after which no assertion they signed is alive.
  * Instances read the table at start; activate far enough ahead for a rolling restart to publish
  * the new key everywhere before it signs anything.
+ *
+ * Private JWKs are sealed at rest (db/sealer.ts, bound to `signing_key:<kid>`).
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { signingKeyOwner } from '../db/sealed-columns.ts';
+import type { Sealer } from '../db/sealer.ts';
 
 /**
  * New keys are RS256 (RSA-2048): an assertion is signed once per claim but verified on every
@@ -104,6 +108,9 @@ async function newPrivateJwk(): Promise<JWK> {
   };
 }
 
+const sealJwk = (sealer: Sealer, jwk: JWK) =>
+  sealer.sealText(JSON.stringify(jwk), signingKeyOwner(jwk.kid!));
+
 interface KeyRow {
   kid: string;
   generation: number;
@@ -115,6 +122,7 @@ interface KeyRow {
 export async function loadKeyRing(
   em: EntityManager,
   fromEnvironment: Record<string, unknown>[] | undefined,
+  sealer: Sealer,
   now = new Date(),
 ): Promise<KeyRing> {
   if (fromEnvironment) {
@@ -129,7 +137,7 @@ export async function loadKeyRing(
   await em.execute(
     `insert into signing_key (kid, generation, alg, private_jwk, created_at, activates_at)
      values (?, 1, ?, ?, ?, ?) on conflict do nothing`,
-    [first.kid, defaultAlg, JSON.stringify(first), now, new Date(0)],
+    [first.kid, defaultAlg, sealJwk(sealer, first), now, new Date(0)],
   );
   const rows = await em.execute<KeyRow[]>(
     `select kid, generation, private_jwk, activates_at from signing_key
@@ -139,7 +147,11 @@ export async function loadKeyRing(
   return new KeyRing(
     await Promise.all(
       rows.map((row) =>
-        toLoaded(JSON.parse(row.private_jwk) as JWK, row.generation, new Date(row.activates_at)),
+        toLoaded(
+          JSON.parse(sealer.openText(row.private_jwk, signingKeyOwner(row.kid))) as JWK,
+          row.generation,
+          new Date(row.activates_at),
+        ),
       ),
     ),
   );
@@ -151,6 +163,7 @@ export async function loadKeyRing(
  */
 export async function rotateSigningKey(
   em: EntityManager,
+  sealer: Sealer,
   options: { assertionTtl: number; activatesAt?: Date },
 ): Promise<string> {
   const activatesAt = options.activatesAt ?? new Date();
@@ -160,7 +173,7 @@ export async function rotateSigningKey(
     await tx.execute(
       `insert into signing_key (kid, generation, alg, private_jwk, created_at, activates_at)
        select ?, coalesce(max(generation), 0) + 1, ?, ?, ?, ? from signing_key`,
-      [jwk.kid, defaultAlg, JSON.stringify(jwk), new Date(), activatesAt],
+      [jwk.kid, defaultAlg, sealJwk(sealer, jwk), new Date(), activatesAt],
     );
     await tx.execute(
       'update signing_key set retires_at = ? where kid <> ? and (retires_at is null or retires_at > ?)',

@@ -1,41 +1,139 @@
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WASM) kept in `DATA_DIR`, served
- * on a loopback socket so the application reaches it through the same `@mikro-orm/postgresql`
- * driver, SQL and migrations as a real PostgreSQL.
+ * to this process on a unix socket, so the application reaches it through the same
+ * `@mikro-orm/postgresql` driver, SQL and migrations as a real PostgreSQL.
+ *
+ * No TCP listener: PGlite accepts any password, so a loopback port would let every local user and
+ * every SSRF-able process read the database. The socket lives in a 0700 directory
+ * (`DATA_DIR/run`) and is itself 0600; where DATA_DIR's path is too long for a socket address
+ * (108 bytes on Linux) or the database is in memory, a private 0700 directory from mkdtemp under
+ * the system temporary directory is used instead and removed on close.
  *
  * Invariants (shared/notes/stack-findings.md §2): one PGlite session sits behind the socket, so
  * every transaction is serialized and a query on a second connection inside a transaction would
- * deadlock; the pool is therefore kept at one connection. One process owns a data directory.
+ * deadlock; the pool is therefore kept at one connection. A connection that stays silent for
+ * `idleTimeoutMs` is cut and its open transaction rolled back (pglite-socket's idle timeout), so a
+ * transaction left open can stall the service for at most that long. PostgreSQL's own
+ * `idle_in_transaction_session_timeout` is no use here: PGlite has no timer signals, and setting it
+ * made the WASM session spin at full CPU in our probe (docs/security/secrets.md).
+ *
+ * One process owns a data directory: a start that finds the socket answering refuses, since two
+ * PGlite instances writing the same files would corrupt them.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ConfigError } from '../config.ts';
+
+/** How the driver reaches the embedded database: `pg` takes a directory as host for unix sockets. */
+export interface EmbeddedConnection {
+  host: string;
+  port: number;
+  user: string;
+  dbName: string;
+}
 
 export interface EmbeddedDatabase {
-  url: string;
+  connection: EmbeddedConnection;
+  /** The socket file (mode 0600). */
+  socketPath: string;
   close(): Promise<void>;
 }
 
-/** Starts PGlite on `dataDir` (or in memory for `memory://`) and a loopback socket in front of it. */
-export async function startEmbeddedDatabase(
-  dataDir: string | 'memory://',
-): Promise<EmbeddedDatabase> {
-  let db: PGlite;
-  if (dataDir === 'memory://') {
-    db = await PGlite.create();
-  } else {
-    const dir = path.join(dataDir, 'pgdata');
-    await mkdir(dir, { recursive: true });
-    db = await PGlite.create(dir);
+export interface EmbeddedOptions {
+  /** DATA_DIR; the database files go to `DATA_DIR/pgdata`. */
+  dataDir: string;
+  /** For tests: keep the database in memory (the socket still goes to a private directory). */
+  inMemory?: boolean;
+  /** Milliseconds a connection may stay silent (e.g. idle inside a transaction) before it is cut. */
+  idleTimeoutMs?: number;
+}
+
+/** Cuts a connection silent this long; the pool retires idle connections well before (orm.ts). */
+export const EMBEDDED_IDLE_TIMEOUT_MS = 30_000;
+const PORT = 5432;
+const SOCKET_NAME = `.s.PGSQL.${PORT}`;
+/** sun_path is 108 bytes on Linux (104 on macOS) including the terminating NUL. */
+const MAX_SOCKET_PATH = 103;
+
+/** Whether a process answers on the socket (a live owner) rather than a stale file from a crash. */
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+/** A 0700 directory for the socket: DATA_DIR/run when its path fits, else a private temporary one. */
+async function socketDirectory(
+  dataDir: string,
+  inMemory: boolean,
+): Promise<{ dir: string; temporary: boolean }> {
+  const preferred = path.join(dataDir, 'run');
+  if (!inMemory && path.join(preferred, SOCKET_NAME).length <= MAX_SOCKET_PATH) {
+    await mkdir(preferred, { recursive: true, mode: 0o700 });
+    await chmod(preferred, 0o700);
+    return { dir: preferred, temporary: false };
   }
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
-  await server.start();
+  return { dir: await mkdtemp(path.join(tmpdir(), 'latchkey-db-')), temporary: true };
+}
+
+/** Starts PGlite on `DATA_DIR/pgdata` (or in memory) behind a 0600 unix socket. */
+export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const inMemory = options.inMemory ?? false;
+  const { dir, temporary } = await socketDirectory(options.dataDir, inMemory);
+  const socketPath = path.join(dir, SOCKET_NAME);
+  if (!temporary) {
+    if (await answers(socketPath)) {
+      throw new ConfigError(
+        `${options.dataDir} is in use by another running Latchkey (its database answers on ` +
+          `${socketPath}); stop it first`,
+      );
+    }
+    await unlink(socketPath).catch(() => {});
+  }
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    if (inMemory) {
+      db = await PGlite.create();
+    } else {
+      const pgdata = path.join(options.dataDir, 'pgdata');
+      await mkdir(pgdata, { recursive: true, mode: 0o700 });
+      db = await PGlite.create(pgdata);
+    }
+    server = new PGLiteSocketServer({
+      db,
+      path: socketPath,
+      maxConnections: 4,
+      idleTimeout: options.idleTimeoutMs ?? EMBEDDED_IDLE_TIMEOUT_MS,
+    });
+    await server.start();
+    // The socket is created with the umask's mode; the 0700 directory already keeps others out,
+    // and 0600 says so on the file itself.
+    await chmod(socketPath, 0o600);
+  } catch (error) {
+    await server?.stop();
+    await db?.close();
+    if (temporary) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const started = { db, server };
   return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres`,
+    connection: { host: dir, port: PORT, user: 'postgres', dbName: 'postgres' },
+    socketPath,
     async close() {
-      await server.stop();
-      await db.close();
+      await started.server.stop();
+      await started.db.close();
+      if (temporary) await rm(dir, { recursive: true, force: true });
+      else await unlink(socketPath).catch(() => {});
     },
   };
 }

@@ -5,18 +5,36 @@
  *
  * Invariant: application code never uses the global EntityManager; every request, operation and
  * job works on its own `orm.em.fork()` (allowGlobalContext stays false to enforce it).
+ *
+ * Opening also loads the sealing keys (kept outside the database: SECRETS_KEY or
+ * DATA_DIR/secrets.key) and upgrades values sealed the old way, so every entry point (the service,
+ * the operator commands) sees the same sealed columns through `db.sealer`.
  */
 
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { entities } from '../entities/index.ts';
-import { type EmbeddedDatabase, startEmbeddedDatabase } from './embedded.ts';
+import {
+  EMBEDDED_IDLE_TIMEOUT_MS,
+  type EmbeddedConnection,
+  type EmbeddedDatabase,
+  startEmbeddedDatabase,
+} from './embedded.ts';
 import { migrationsList } from './migrations/index.ts';
+import { upgradeSealedValues } from './sealed-columns.ts';
+import { createSealer, type Sealer } from './sealer.ts';
+import { loadSealingKeys, type SealingKey } from './sealing-keys.ts';
 
 export interface Database {
   orm: MikroORM;
   /** True when running on the embedded PGlite database (one connection, serialized transactions). */
   embedded: boolean;
+  /** Seals and opens secrets at rest with the keys kept outside the database. */
+  sealer: Sealer;
+  /** The keys behind `sealer` (first seals), for the rotation command. */
+  sealingKeys: SealingKey[];
+  /** The embedded database's unix socket (mode 0600); undefined on PostgreSQL. */
+  embeddedSocketPath: string | undefined;
   close(): Promise<void>;
 }
 
@@ -29,6 +47,10 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
   /** Seconds to wait for a connection (DATABASE_CONNECT_TIMEOUT) before the query fails. */
   connectTimeout?: number;
+  /** SECRETS_KEY, parsed; unset means the key file in `dataDir` (created on first start). */
+  sealingKeys?: SealingKey[];
+  /** Embedded only: ms a connection may sit silent (idle in a transaction) before it is cut. */
+  embeddedIdleTimeoutMs?: number;
 }
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
@@ -41,13 +63,14 @@ export const DEFAULT_CONNECT_TIMEOUT = 5;
 const EMBEDDED_ACQUIRE_TIMEOUT = 30;
 
 export function ormOptions(
-  clientUrl: string,
+  target: string | EmbeddedConnection,
   embedded: boolean,
   log?: (message: string) => void,
   connectTimeout = DEFAULT_CONNECT_TIMEOUT,
+  embeddedIdleTimeoutMs = EMBEDDED_IDLE_TIMEOUT_MS,
 ): Options {
   return {
-    clientUrl,
+    ...(typeof target === 'string' ? { clientUrl: target } : target),
     entities,
     extensions: [Migrator],
     migrations: {
@@ -60,7 +83,11 @@ export function ormOptions(
       allOrNothing: true,
     },
     // PGlite serializes everything behind one session; a larger pool only adds deadlock risk.
-    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    // Idle connections are retired by the pool well before the embedded server's idle timeout
+    // cuts them, so only a connection held silent (in a transaction) ever meets that timeout.
+    pool: embedded
+      ? { min: 0, max: 1, idleTimeoutMillis: Math.min(10_000, embeddedIdleTimeoutMs / 3) }
+      : { min: 0, max: 10 },
     driverOptions: {
       // Without a bound, pg waits forever for a connection to an unreachable server (or for a
       // free one in the pool); with it the query fails and the caller gets 503 + Retry-After.
@@ -78,28 +105,46 @@ export function ormOptions(
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const sealingKeys = await loadSealingKeys({
+    secretsKey: options.sealingKeys,
+    dataDir: options.dataDir,
+  });
   let embeddedDb: EmbeddedDatabase | undefined;
-  let url = options.databaseUrl;
-  if (!url) {
-    embeddedDb = await startEmbeddedDatabase(
-      options.embeddedInMemory ? 'memory://' : options.dataDir,
-    );
-    url = embeddedDb.url;
+  if (!options.databaseUrl) {
+    embeddedDb = await startEmbeddedDatabase({
+      dataDir: options.dataDir,
+      inMemory: options.embeddedInMemory,
+      idleTimeoutMs: options.embeddedIdleTimeoutMs,
+    });
   }
   const embedded = embeddedDb !== undefined;
-  let orm: MikroORM;
+  let orm: MikroORM | undefined;
   try {
-    orm = await MikroORM.init(ormOptions(url, embedded, options.log, options.connectTimeout));
+    orm = await MikroORM.init(
+      ormOptions(
+        embeddedDb?.connection ?? options.databaseUrl!,
+        embedded,
+        options.log,
+        options.connectTimeout,
+        options.embeddedIdleTimeoutMs,
+      ),
+    );
     await orm.migrator.up();
+    await upgradeSealedValues(orm.em.fork(), sealingKeys);
   } catch (error) {
+    await orm?.close(true);
     await embeddedDb?.close();
     throw error;
   }
+  const opened = orm;
   return {
-    orm,
+    orm: opened,
     embedded,
+    sealer: createSealer(sealingKeys),
+    sealingKeys,
+    embeddedSocketPath: embeddedDb?.socketPath,
     async close() {
-      await orm.close(true);
+      await opened.close(true);
       await embeddedDb?.close();
     },
   };

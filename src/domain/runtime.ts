@@ -1,6 +1,6 @@
 /**
  * The challenge-session runtime of one instance: the event bus (Redis when REDIS_URL is set), the
- * sealing key, the number pool synced from configuration, the waiter registry and the sweeper.
+ * sealer, the number pool synced from configuration, the waiter registry and the sweeper.
  * `buildApp` starts it with the database and stops it before the database closes.
  *
  * Shutdown order (app.ts): `waiters.close()` first, so open waits answer and the HTTP server can
@@ -11,7 +11,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import { createEventBus } from '../events/bus.ts';
 import { Background, type ChallengeDeps, type DomainLog } from './context.ts';
-import { loadSealer } from './messages/sealer.ts';
+import type { Sealer } from './messages/sealer.ts';
 import { syncNumberPool } from './numbers/pool.ts';
 import { createTargetPolicy } from './sessions/target-policy.ts';
 import { startSweeper } from './sweeper.ts';
@@ -27,6 +27,8 @@ export async function startChallengeRuntime(
   config: Config,
   orm: MikroORM,
   log: DomainLog,
+  /** The service-wide sealer (keys kept outside the database). */
+  sealer: Sealer,
 ): Promise<ChallengeRuntime> {
   const em = orm.em.fork();
   const clock = () => new Date();
@@ -35,7 +37,6 @@ export async function startChallengeRuntime(
     { synthetic: config.syntheticNumbers, programmable: config.twilioNumbers },
     clock(),
   );
-  const sealer = await loadSealer(em);
   const events = await createEventBus({
     redisUrl: config.redisUrl,
     onError: (error) => log.warn({ err: error }, 'event bus error'),

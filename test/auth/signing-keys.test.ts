@@ -27,7 +27,9 @@ describe('keys kept in the database', () => {
       .execute('select kid, generation from signing_key');
     expect(rows).toHaveLength(1);
     const rings = await Promise.all(
-      Array.from({ length: 4 }, () => loadKeyRing(t.app.db.orm.em.fork(), undefined)),
+      Array.from({ length: 4 }, () =>
+        loadKeyRing(t.app.db.orm.em.fork(), undefined, t.app.db.sealer),
+      ),
     );
     for (const ring of rings) expect(ring.signingKey().kid).toBe(rows[0].kid);
     expect(

@@ -31,8 +31,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+// The same DATA_DIR on PostgreSQL too: it holds the sealing key file both processes must share.
 const sameDatabase: TestAppOptions = database.url
-  ? { env: { DATABASE_URL: database.url, TWILIO_AUTH_TOKEN: TWILIO_TOKEN } }
+  ? { dataDir, env: { DATABASE_URL: database.url, TWILIO_AUTH_TOKEN: TWILIO_TOKEN } }
   : { dataDir, env: { TWILIO_AUTH_TOKEN: TWILIO_TOKEN } };
 
 function started(process: ChildProcess): Promise<void> {

@@ -3,6 +3,7 @@
  * and the waiter sits on the other; limits, consumption and sweeps hold across both.
  * Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL) and Redis (LATCHKEY_TEST_REDIS_URL).
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { sweepOnce } from '../../../src/domain/sweeper.ts';
@@ -29,7 +30,12 @@ beforeAll(async () => {
     throw new Error('needs LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL');
   }
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url!, REDIS_URL: redisUrl };
+  // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
+  const env = {
+    DATABASE_URL: database.url!,
+    REDIS_URL: redisUrl,
+    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+  };
   a = await startChallengeApp({ env });
   b = await startChallengeApp({ env });
 });
