@@ -103,6 +103,13 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // Accounts and outgoing mail (verification and password-reset links, sign-up throttling).
+  MAIL_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+  SIGNUP_WINDOW: seconds.default(3600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +169,12 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // Accounts and outgoing mail.
+  /** nodemailer SMTP URL; undefined: each mail is written to the log as one line. */
+  mailSmtpUrl: string | undefined;
+  mailFrom: string;
+  signupMaxPerAddress: number;
+  signupWindow: number;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +311,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // Accounts and outgoing mail.
+    mailSmtpUrl: env.MAIL_SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? `Latchkey <no-reply@${env.INBOUND_EMAIL_DOMAIN.toLowerCase()}>`,
+    signupMaxPerAddress: env.SIGNUP_MAX_PER_ADDRESS,
+    signupWindow: env.SIGNUP_WINDOW,
   };
 }

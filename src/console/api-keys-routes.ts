@@ -1,11 +1,13 @@
 /**
  * The console's API key management (`{console_url}/api-keys`): list, create, delete, for the
  * signed-in person's own account only (a key id of another account is `not_found`). Forms are
- * CSRF-protected; the new secret appears only in the answer to its creation.
+ * CSRF-protected; the new secret appears only in the answer to its creation. Creating a key needs a
+ * verified email (`email_unverified` otherwise).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
+import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';
@@ -62,6 +64,7 @@ export function apiKeyConsoleRoutes(prefix: string) {
       if (!user) return signIn(reply);
       const name = (request.body as { name?: unknown } | undefined)?.name;
       try {
+        await requireVerifiedAccount(request.em, user);
         const { key, secret } = await createApiKey(
           request.em,
           {
@@ -75,8 +78,8 @@ export function apiKeyConsoleRoutes(prefix: string) {
         request.log.info({ keyId: key.id }, 'api key created in the console');
         return show(request, reply, user, 201, { created: { name: key.name, secret } });
       } catch (error) {
-        if (isAppError(error) && error.status === 400) {
-          return show(request, reply, user, 400, { error: error.message });
+        if (isAppError(error) && (error.status === 400 || error.code === 'email_unverified')) {
+          return show(request, reply, user, error.status, { error: error.message });
         }
         throw error;
       }
