@@ -86,12 +86,12 @@ export function registerConsole(config: Config) {
       if (unexpected) request.log.error({ err: error }, 'unexpected console error');
       if (appError.retryAfter !== undefined)
         reply.header('retry-after', String(appError.retryAfter));
-      const title =
-        appError.code === 'csrf_invalid'
-          ? 'Form expired'
-          : appError.code === 'link_invalid'
-            ? 'Link not valid'
-            : 'Something went wrong';
+      const titles: Record<string, string> = {
+        csrf_invalid: 'Form expired',
+        link_invalid: 'Link not valid',
+        email_unverified: 'Email not verified',
+      };
+      const title = titles[appError.code] ?? 'Something went wrong';
       return page(
         reply,
         appError.status,
