@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { requireVerifiedAccount } from '../../src/domain/accounts/verification.ts';
+import { sweepOnce } from '../../src/domain/sweeper.ts';
 import { User } from '../../src/entities/user.ts';
 import { isAppError } from '../../src/errors/index.ts';
 import { email, password, register, submitClaim } from '../auth/support.ts';
@@ -240,5 +241,28 @@ describe('without MAIL_SMTP_URL', () => {
     } finally {
       await bare.stop();
     }
+  });
+});
+
+describe('the sweeper', () => {
+  test('removes expired links and ended throttle windows, and keeps live ones', async () => {
+    await signUpUnverified(email('swept'));
+    const rows = async (sql: string) =>
+      (await t.app.db.orm.em.fork().getConnection().execute(sql))[0].n as number;
+    const links = () => rows('select count(*)::int as n from email_token');
+    const windows = () => rows('select count(*)::int as n from throttle_counter');
+    const before = { links: await links(), windows: await windows() };
+    expect(before.links).toBeGreaterThan(0);
+    expect(before.windows).toBeGreaterThan(0);
+
+    const soon = await sweepOnce({ ...t.app.challenges, clock: () => new Date() });
+    expect(soon.accounts).toEqual({ counters: 0, links: 0 });
+
+    const later = new Date(Date.now() + 25 * 3600 * 1000);
+    const swept = await sweepOnce({ ...t.app.challenges, clock: () => later });
+    expect(swept.accounts.links).toBe(before.links);
+    expect(swept.accounts.counters).toBe(before.windows);
+    expect(await links()).toBe(0);
+    expect(await windows()).toBe(0);
   });
 });
