@@ -1,33 +1,27 @@
 /**
- * The console's account routes (sign-up, sign-in, social sign-in, sign-out, dashboard, and the
- * mailed links: verify, forgot, reset) as one Fastify plugin under the console path. Every form is
- * CSRF-protected; a refused form is shown again with its message and the email kept, so nothing
- * the person typed is lost but the password.
+ * The console's account routes (sign-up, sign-in, social sign-in, sign-out, dashboard) as one
+ * Fastify plugin under the console path, with the claim, API-key and mailed-link routes
+ * (mail-link-routes.ts: verify, forgot, reset) registered inside it. Every form is CSRF-protected;
+ * a refused form is shown again with its message and the email kept, so nothing the person typed
+ * is lost but the password. A sign-up is mailed its verification link (outgoing mail: src/mail/).
  */
 import { readFileSync } from 'node:fs';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { signIn, signUp } from '../domain/accounts/accounts.ts';
-import { closeConsoleSession, sessionHash } from '../domain/accounts/console-sessions.ts';
-import { invalidLink, isLiveEmailToken } from '../domain/accounts/email-links.ts';
-import { requestPasswordReset, resetPassword } from '../domain/accounts/password-reset.ts';
-import {
-  resendVerificationMail,
-  sendVerificationMail,
-  verifyEmail,
-} from '../domain/accounts/verification.ts';
+import { sendVerificationMail } from '../domain/accounts/verification.ts';
 import { Background } from '../domain/context.ts';
 import { type AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
-import { emailVerifiedPage, forgotPage, resetPage } from './account-pages.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
+import { mailLinkRoutes } from './mail-link-routes.ts';
 import { type DashboardNotice, dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
-import { cookieToken, endSession, loadUser, startSession } from './session.ts';
+import { endSession, loadUser, startSession } from './session.ts';
 import { SocialSignIn } from './social.ts';
 
 const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
@@ -173,6 +167,7 @@ export function registerConsole(config: Config) {
       };
 
     await app.register(claimRoutes(prefix));
+    await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
@@ -205,110 +200,6 @@ export function registerConsole(config: Config) {
         ),
       ),
     );
-
-    // A verification link works whether or not this browser is signed in (mail is often read on
-    // another device); GET, because it is a link in a mail.
-    app.get('/verify', async (request, reply) => {
-      const user = await verifyEmail(request.em, formFields(request.query).token, now());
-      request.log.info({ userId: user.id }, 'email verified');
-      return page(reply, 200, emailVerifiedPage(chrome(request, reply), user.email));
-    });
-
-    app.post('/verify/resend', { preHandler: app.csrfProtection }, async (request, reply) => {
-      const user = request.user;
-      if (!user) return reply.redirect(`${prefix}/login`, 303);
-      try {
-        await resendVerificationMail(request.em, mailer, config.consoleUrl, user, now());
-      } catch (error) {
-        if (!isAppError(error) || error.code !== 'rate_limited') throw error;
-        reply.header('retry-after', String(error.retryAfter));
-        return page(
-          reply,
-          429,
-          dashboardPage(chrome(request, reply), user, {
-            csrf: reply.generateCsrf(),
-            error: error.message,
-          }),
-        );
-      }
-      return reply.redirect(`${prefix}/?notice=verification_sent`, 303);
-    });
-
-    app.get('/forgot', (request, reply) =>
-      page(reply, 200, forgotPage(chrome(request, reply), { csrf: reply.generateCsrf() })),
-    );
-    // The answer is the same whether or not the account exists, and is sent before the look-up
-    // and the mail happen, so neither its words nor its timing tell.
-    app.post('/forgot', { preHandler: app.csrfProtection }, async (request, reply) => {
-      const email = (formFields(request.body).email ?? '').slice(0, 320);
-      const em = request.em.fork();
-      const address = request.ip;
-      afterAnswer.run(
-        () => requestPasswordReset(em, mailer, config.consoleUrl, { email, address }, now()),
-        (error) => request.log.error({ err: error }, 'password reset request failed'),
-      );
-      return page(
-        reply,
-        200,
-        forgotPage(chrome(request, reply), { csrf: reply.generateCsrf(), email, sent: true }),
-      );
-    });
-
-    // Showing the form does not use the link up (mail scanners open links); setting does.
-    app.get('/reset', async (request, reply) => {
-      const token = formFields(request.query).token ?? '';
-      if (!(await isLiveEmailToken(request.em, token, 'reset_password', now()))) {
-        const refused = invalidLink();
-        return page(
-          reply,
-          refused.status,
-          errorPage(chrome(request, reply), 'Link not valid', refused.message, refused.code),
-        );
-      }
-      return page(
-        reply,
-        200,
-        resetPage(chrome(request, reply), { csrf: reply.generateCsrf(), token }),
-      );
-    });
-
-    app.post('/reset', { preHandler: app.csrfProtection }, async (request, reply) => {
-      const fields = formFields(request.body);
-      const token = fields.token ?? '';
-      const current = cookieToken(request);
-      let user: Awaited<ReturnType<typeof resetPassword>>;
-      try {
-        user = await resetPassword(
-          request.em,
-          {
-            token,
-            password: fields.password ?? '',
-            // The browser resetting stays signed in when it is the same person's.
-            keepSessionHash: current && request.user ? sessionHash(current) : undefined,
-          },
-          now(),
-        );
-      } catch (error) {
-        if (isAppError(error) && error.code === 'invalid_request') {
-          return page(
-            reply,
-            400,
-            resetPage(chrome(request, reply), {
-              csrf: reply.generateCsrf(),
-              token,
-              error: error.message,
-            }),
-          );
-        }
-        throw error;
-      }
-      request.log.info({ userId: user.id }, 'password reset; other console sessions ended');
-      if (request.user?.id !== user.id) {
-        if (current) await closeConsoleSession(request.em, current);
-        await startSession(config, request, reply, user);
-      }
-      return reply.redirect(`${prefix}/?notice=password_changed`, 303);
-    });
 
     app.post('/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
       await endSession(config, request, reply);
