@@ -7,7 +7,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
-import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
+import {
+  isEmailVerified,
+  requireVerifiedAccount,
+  unverified,
+} from '../domain/accounts/verification.ts';
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';
@@ -56,7 +60,9 @@ export function apiKeyConsoleRoutes(prefix: string) {
 
     app.get('/api-keys', async (request, reply) => {
       if (!request.user) return signIn(reply);
-      return show(request, reply, request.user, 200);
+      // Say before the person fills the form that creating a key waits for a verified email.
+      const pending = isEmailVerified(request.user) ? {} : { error: unverified().message };
+      return show(request, reply, request.user, 200, pending);
     });
 
     app.post('/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -48,6 +48,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
     app.post('/verify/resend', { preHandler: app.csrfProtection }, async (request, reply) => {
       const user = request.user;
       if (!user) return reply.redirect(`${prefix}/login`, 303);
+      if (user.emailVerifiedAt) return reply.redirect(`${prefix}/`, 303);
       try {
         await resendVerificationMail(request.em, mailer, config.consoleUrl, user, now());
       } catch (error) {

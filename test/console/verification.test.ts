@@ -121,6 +121,12 @@ describe('the dashboard of an unverified account', () => {
     const after = await client.get('/console/');
     expect(after.text).not.toContain('Resend verification email');
     expect(after.text).toContain('(verified)');
+    // Asking again once verified sends nothing and says nothing was sent.
+    const late = await client.post(
+      '/console/verify/resend',
+      new URLSearchParams({ _csrf: FormClient.csrf(after.text) }).toString(),
+    );
+    expect(late.response.headers.get('location')).toBe('/console/');
   });
 
   test('resending is limited per person: the sixth within an hour is a 429 with Retry-After', async () => {
@@ -168,6 +174,8 @@ describe('an unverified account', () => {
   test('cannot create an API key in the console until verified', async () => {
     const address = email('keys');
     const { client, link } = await signUpUnverified(address);
+    const page = await client.get('/console/api-keys');
+    expect(page.text).toContain('Verify your email address first');
     const refused = await client.submit('/console/api-keys', '/console/api-keys', {
       name: 'too early',
       scopes: 'sessions:read',
