@@ -137,6 +137,13 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // Accounts and outgoing mail (verification and password-reset links, sign-up throttling).
+  MAIL_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+  SIGNUP_WINDOW: seconds.default(3600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -212,6 +219,12 @@ export interface Config {
   // Secrets at rest.
   /** SECRETS_KEY: sealing keys (first seals); undefined means the key file in DATA_DIR. */
   secretsKey: SealingKey[] | undefined;
+  // Accounts and outgoing mail.
+  /** nodemailer SMTP URL; undefined: each mail is written to the log as one line. */
+  mailSmtpUrl: string | undefined;
+  mailFrom: string;
+  signupMaxPerAddress: number;
+  signupWindow: number;
 }
 
 export class ConfigError extends Error {
@@ -361,5 +374,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseConnectTimeout: env.DATABASE_CONNECT_TIMEOUT,
     // Secrets at rest.
     secretsKey: env.SECRETS_KEY,
+    // Accounts and outgoing mail.
+    mailSmtpUrl: env.MAIL_SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? `Latchkey <no-reply@${env.INBOUND_EMAIL_DOMAIN.toLowerCase()}>`,
+    signupMaxPerAddress: env.SIGNUP_MAX_PER_ADDRESS,
+    signupWindow: env.SIGNUP_WINDOW,
   };
 }

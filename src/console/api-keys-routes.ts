@@ -1,11 +1,17 @@
 /**
  * The console's API key management (`{console_url}/api-keys`): list, create, delete, for the
  * signed-in person's own account only (a key id of another account is `not_found`). Forms are
- * CSRF-protected; the new secret appears only in the answer to its creation.
+ * CSRF-protected; the new secret appears only in the answer to its creation. Creating a key needs a
+ * verified email (`email_unverified` otherwise).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
+import {
+  isEmailVerified,
+  requireVerifiedAccount,
+  unverified,
+} from '../domain/accounts/verification.ts';
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';
@@ -54,7 +60,9 @@ export function apiKeyConsoleRoutes(prefix: string) {
 
     app.get('/api-keys', async (request, reply) => {
       if (!request.user) return signIn(reply);
-      return show(request, reply, request.user, 200);
+      // Say before the person fills the form that creating a key waits for a verified email.
+      const pending = isEmailVerified(request.user) ? {} : { error: unverified().message };
+      return show(request, reply, request.user, 200, pending);
     });
 
     app.post('/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -62,6 +70,7 @@ export function apiKeyConsoleRoutes(prefix: string) {
       if (!user) return signIn(reply);
       const name = (request.body as { name?: unknown } | undefined)?.name;
       try {
+        await requireVerifiedAccount(request.em, user);
         const { key, secret } = await createApiKey(
           request.em,
           {
@@ -75,8 +84,8 @@ export function apiKeyConsoleRoutes(prefix: string) {
         request.log.info({ keyId: key.id }, 'api key created in the console');
         return show(request, reply, user, 201, { created: { name: key.name, secret } });
       } catch (error) {
-        if (isAppError(error) && error.status === 400) {
-          return show(request, reply, user, 400, { error: error.message });
+        if (isAppError(error) && (error.status === 400 || error.code === 'email_unverified')) {
+          return show(request, reply, user, error.status, { error: error.message });
         }
         throw error;
       }

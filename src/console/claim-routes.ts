@@ -5,10 +5,12 @@
  *
  * Refusals are shown, and nothing is claimed: another person's email (`claim_wrong_user`, their
  * attempts are not counted so they cannot lock someone else's claim), a used or expired claim,
- * a wrong code (counted; the 5th locks the claim, RFC 8628 §5.1). The form is CSRF-protected.
+ * a wrong code (counted; the 5th locks the claim, RFC 8628 §5.1), an account whose email is not
+ * verified yet (`email_unverified`, not counted either). The form is CSRF-protected.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimRefusal, claimRegistration, findByClaimAttemptToken } from '../auth/registrations.ts';
+import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { claimedPage, claimPage } from './claim-page.ts';
 import type { PageChrome } from './layout.ts';
@@ -47,6 +49,12 @@ export function claimRoutes(prefix: string) {
       }
       const refused = claimRefusal(registration, request.user);
       if (refused) return refusal(request, reply, refused);
+      try {
+        await requireVerifiedAccount(request.em, request.user);
+      } catch (error) {
+        if (isAppError(error)) return refusal(request, reply, error);
+        throw error;
+      }
       return html(
         reply,
         200,
@@ -66,6 +74,7 @@ export function claimRoutes(prefix: string) {
       const user = request.user;
       if (!user) return toSignIn(reply, token);
       try {
+        await requireVerifiedAccount(request.em, user);
         const registration = await claimRegistration(
           request.em,
           { claimAttemptToken: token, code: fields.code ?? '', user },

@@ -57,20 +57,51 @@ export function loginPage(
     html`<h1>Sign in to Latchkey</h1>
     ${alertBox(page.error)}
     ${credentialsForm(page, { action: 'login', button: 'Sign in', emailAutocomplete: 'username', passwordAutocomplete: 'current-password' })}
+    <p><a href="${prefix}/forgot">Forgot password?</a></p>
     ${social.length ? html`<div class="social">${social}</div>` : ''}
     <p>New to Latchkey? <a href="${prefix}/signup?return_to=${encodeURIComponent(page.returnTo)}">Create an account</a></p>`,
   );
 }
 
-export function dashboardPage(chrome: PageChrome, user: User): string {
+/** What the dashboard says after an action that redirected to it. */
+export type DashboardNotice = 'verification_sent' | 'password_changed';
+
+const notices: Record<DashboardNotice, string> = {
+  verification_sent: 'We sent a new verification email. Open its link to verify your address.',
+  password_changed:
+    'Your new password is set. Every other browser signed in to your account was signed out.',
+};
+
+/** Until the address is verified, the dashboard asks for it first (decisions.md). */
+function verifyRequest(chrome: PageChrome, user: User, csrf: string) {
+  if (user.emailVerifiedAt) return '';
+  return html`<section aria-labelledby="verify-heading" class="notice">
+      <h2 id="verify-heading">Please verify your email address</h2>
+      <p>We sent a link to <strong>${user.email}</strong>. Open it to verify your email address.
+        Until you verify, you cannot connect agents or create API keys.</p>
+      <form method="post" action="${chrome.prefix}/verify/resend" class="inline">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <button type="submit">Resend verification email</button>
+      </form>
+    </section>`;
+}
+
+export function dashboardPage(
+  chrome: PageChrome,
+  user: User,
+  extra: { csrf: string; notice?: DashboardNotice; error?: string },
+): string {
   return layout(
     'Dashboard',
     chrome,
     html`<h1>Dashboard</h1>
+    ${extra.notice ? html`<p role="status" class="success">${notices[extra.notice]}</p>` : ''}
+    ${alertBox(extra.error)}
+    ${verifyRequest(chrome, user, extra.csrf)}
     <section aria-labelledby="account-heading">
       <h2 id="account-heading">Account</h2>
       <dl>
-        <dt>Email</dt><dd>${user.email}</dd>
+        <dt>Email</dt><dd>${user.email} (${user.emailVerifiedAt ? 'verified' : 'not verified'})</dd>
         <dt>Account</dt><dd>${user.account.name} (${user.account.id})</dd>
         <dt>Billing tier</dt><dd>${user.account.tier}</dd>
       </dl>

@@ -1,19 +1,25 @@
 /**
  * The console's account routes (sign-up, sign-in, social sign-in, sign-out, dashboard) as one
- * Fastify plugin under the console path. Every form is CSRF-protected; a refused form is shown
- * again with its message and the email kept, so nothing the person typed is lost but the password.
+ * Fastify plugin under the console path, with the claim, API-key and mailed-link routes
+ * (mail-link-routes.ts: verify, forgot, reset) registered inside it. Every form is CSRF-protected;
+ * a refused form is shown again with its message and the email kept, so nothing the person typed
+ * is lost but the password. A sign-up is mailed its verification link (outgoing mail: src/mail/).
  */
 import { readFileSync } from 'node:fs';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { signIn, signUp } from '../domain/accounts/accounts.ts';
+import { sendVerificationMail } from '../domain/accounts/verification.ts';
+import { Background } from '../domain/context.ts';
 import { type AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
+import { Mailer } from '../mail/outgoing.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
-import { dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
+import { mailLinkRoutes } from './mail-link-routes.ts';
+import { type DashboardNotice, dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
 import { endSession, loadUser, startSession } from './session.ts';
 import { SocialSignIn } from './social.ts';
@@ -47,6 +53,15 @@ export function registerConsole(config: Config) {
         secure: config.consoleUrl.startsWith('https:'),
       },
     });
+    const mailer = new Mailer(config, app.log);
+    // Work started after an answer (a reset request); drained before the mailer closes.
+    const afterAnswer = new Background();
+    app.addHook('onClose', async () => {
+      await afterAnswer.drain();
+      await mailer.close();
+    });
+    const now = () => app.challenges.clock();
+
     app.decorateRequest('user', null);
     app.addHook('preHandler', loadUser);
     app.addHook('onSend', async (_request, reply) => {
@@ -65,7 +80,12 @@ export function registerConsole(config: Config) {
       if (unexpected) request.log.error({ err: error }, 'unexpected console error');
       if (appError.retryAfter !== undefined)
         reply.header('retry-after', String(appError.retryAfter));
-      const title = appError.code === 'csrf_invalid' ? 'Form expired' : 'Something went wrong';
+      const titles: Record<string, string> = {
+        csrf_invalid: 'Form expired',
+        link_invalid: 'Link not valid',
+        email_unverified: 'Email not verified',
+      };
+      const title = titles[appError.code] ?? 'Something went wrong';
       return page(
         reply,
         appError.status,
@@ -86,7 +106,18 @@ export function registerConsole(config: Config) {
     app.get('/', async (request, reply) => {
       if (!request.user)
         return reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/`)}`, 303);
-      return page(reply, 200, dashboardPage(chrome(request, reply), request.user));
+      const notice = formFields(request.query).notice;
+      return page(
+        reply,
+        200,
+        dashboardPage(chrome(request, reply), request.user, {
+          csrf: reply.generateCsrf(),
+          notice:
+            notice === 'verification_sent' || notice === 'password_changed'
+              ? (notice as DashboardNotice)
+              : undefined,
+        }),
+      );
     });
 
     const formPage =
@@ -136,15 +167,23 @@ export function registerConsole(config: Config) {
       };
 
     await app.register(claimRoutes(prefix));
+    await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(
       '/signup',
       { preHandler: app.csrfProtection },
-      formAction(showSignup, (request, fields) =>
-        signUp(request.em, { email: fields.email ?? '', password: fields.password ?? '' }),
-      ),
+      formAction(showSignup, async (request, fields) => {
+        const user = await signUp(
+          request.em,
+          { email: fields.email ?? '', password: fields.password ?? '', address: request.ip },
+          { maxPerAddress: config.signupMaxPerAddress, windowSeconds: config.signupWindow },
+          now(),
+        );
+        await sendVerificationMail(request.em, mailer, config.consoleUrl, user, now());
+        return user;
+      }),
     );
 
     app.get('/login', (request, reply) => showLogin(request, reply));
@@ -156,6 +195,8 @@ export function registerConsole(config: Config) {
           request.em,
           { email: fields.email ?? '', password: fields.password ?? '', address: request.ip },
           { maxFailures: config.signinMaxFailures, windowSeconds: config.signinWindow },
+          request.log,
+          now(),
         ),
       ),
     );
@@ -172,7 +213,7 @@ export function registerConsole(config: Config) {
         social.start(reply, request.params.slot, formFields(request.body).return_to),
     );
     app.get<{ Params: { slot: string } }>('/oidc/:slot/callback', async (request, reply) => {
-      const { user, returnTo } = await social.callback(request, reply, request.params.slot);
+      const { user, returnTo } = await social.callback(request, reply, request.params.slot, now());
       await startSession(config, request, reply, user);
       return reply.redirect(returnTo, 303);
     });

@@ -30,7 +30,8 @@ export function cookieOptions(config: Config) {
   };
 }
 
-function cookieToken(request: FastifyRequest): string | null {
+/** The console session token of this request's cookie, when it carries a validly signed one. */
+export function cookieToken(request: FastifyRequest): string | null {
   const raw = request.cookies[sessionCookie];
   if (!raw) return null;
   const unsigned = request.unsignCookie(raw);

@@ -103,6 +103,7 @@ export class SocialSignIn {
     request: FastifyRequest,
     reply: FastifyReply,
     slot: string,
+    now: Date,
   ): Promise<{ user: User; returnTo: string }> {
     const provider = this.#provider(slot);
     const attempt = this.#readAttempt(request);
@@ -137,12 +138,16 @@ export class SocialSignIn {
     if (typeof claims.email !== 'string' && configuration.serverMetadata().userinfo_endpoint) {
       profile = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)) };
     }
-    const user = await signInUpstream(request.em, {
-      issuer: claims.iss,
-      subject: claims.sub,
-      email: typeof profile.email === 'string' ? profile.email : undefined,
-      emailVerified: profile.email_verified === true,
-    });
+    const user = await signInUpstream(
+      request.em,
+      {
+        issuer: claims.iss,
+        subject: claims.sub,
+        email: typeof profile.email === 'string' ? profile.email : undefined,
+        emailVerified: profile.email_verified === true,
+      },
+      now,
+    );
     return { user, returnTo: attempt.returnTo };
   }
 

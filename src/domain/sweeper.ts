@@ -1,9 +1,11 @@
 /**
  * The challenge sweeper: every CHALLENGE_SWEEP_INTERVAL seconds (with jitter, so instances drift
- * apart), expire due sessions, relay unannounced verdicts, erase bodies past retention. Each job
+ * apart), expire due sessions, relay unannounced verdicts, erase bodies past retention, drop ended
+ * throttle windows and expired mailed links. Each job
  * is safe with any number of instances sweeping at once (SKIP LOCKED claims, conditional updates).
  * Ticks never overlap; `stop()` waits for a running tick.
  */
+import { sweepAccounts } from './accounts/sweep.ts';
 import { type ChallengeDeps, forked } from './context.ts';
 import { purgeExpiredBodies } from './messages/retention.ts';
 import { expireDueSessions } from './sessions/expire.ts';
@@ -16,6 +18,7 @@ export async function sweepOnce(deps: ChallengeDeps) {
     expired: await expireDueSessions(ctx),
     relayed: await relayUnpublished(ctx),
     purged: await purgeExpiredBodies(ctx),
+    accounts: await sweepAccounts(ctx.em, ctx.clock()),
   };
 }
 

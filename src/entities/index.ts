@@ -5,6 +5,7 @@ import { AgentRegistration } from './agent-registration.ts';
 import { ApiKey } from './api-key.ts';
 import { ChallengeSession } from './challenge-session.ts';
 import { ConsoleSession } from './console-session.ts';
+import { EmailToken } from './email-token.ts';
 import { InboundMessage } from './inbound-message.ts';
 import { OidcPayload } from './oidc-payload.ts';
 import { PhoneNumber } from './phone-number.ts';
@@ -24,6 +25,7 @@ export {
   ApiKey,
   ChallengeSession,
   ConsoleSession,
+  EmailToken,
   InboundMessage,
   OidcPayload,
   PhoneNumber,
@@ -55,4 +57,5 @@ export const entities = [
   Verdict,
   UsageEvent,
   AccountPricing,
+  EmailToken,
 ];

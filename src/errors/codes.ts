@@ -39,6 +39,9 @@ export const errorCodes = {
   claim_closed: { status: 409, title: 'This agent has already been claimed' },
   claim_expired: { status: 410, title: 'This claim has expired' },
   query_too_complex: { status: 400, title: 'The GraphQL query is too deep or too costly' },
+  // Accounts: verified email and mailed links.
+  email_unverified: { status: 403, title: "The account's email address is not verified yet" },
+  link_invalid: { status: 400, title: 'This link has been used, has expired or is not valid' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -1,7 +1,7 @@
 /**
  * The whole ceremony as an agent and a person live it: the agent discovers the service from a 401,
  * registers, shows the person the link and code, and polls with a stock OAuth client
- * (oauth4webapi); the person signs up and claims in headless Chromium; the agent calls the API,
+ * (oauth4webapi); the person signs up, verifies their email and claims in headless Chromium; the agent calls the API,
  * refreshes with its identity assertion (verified with jose against jwks_uri), revokes one token,
  * and a provider's security event revokes the rest.
  */
@@ -18,6 +18,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { linkIn } from '../helpers/mail.ts';
 import { claimGrant, jwtBearer, sleep } from './support.ts';
 
 const eventIssuer = 'https://idp.example.test';
@@ -102,6 +103,11 @@ test('an agent registers, a person claims in the browser, and the agent lives th
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/console/claim');
+  // An unverified account may not claim: the person opens the link mailed to them, then the claim.
+  await expect.poll(() => page.getByRole('alert').textContent()).toContain('Verify your email');
+  await page.goto(linkIn(await t.mail!.next('ada@example.test'), 'verify'));
+  await expect.poll(() => page.getByRole('heading', { name: 'Email verified' }).count()).toBe(1);
+  await page.goto(registration.claim.verification_uri);
   expect(await page.getByText('keys:manage').count()).toBe(1);
   await page.getByLabel('Code').fill(registration.claim.user_code);
   await page.getByRole('button', { name: 'Claim' }).click();

@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { FormClient } from '../helpers/form.ts';
+import { linkIn } from '../helpers/mail.ts';
 
 export const claimGrant = 'urn:latchkey:agent-auth:grant-type:claim';
 export const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -87,7 +88,10 @@ export async function register(
   return response.body as Registration;
 }
 
-/** A person who signed up on the console with `email` and is signed in. */
+/**
+ * A person who signed up on the console with `email`, verified it by following the link in the
+ * mail the service sent (to the test's SMTP receiver), and is signed in.
+ */
 export async function person(t: TestApp, email: string): Promise<FormClient> {
   const client = new FormClient(t.baseUrl);
   const { response } = await client.submit('/console/signup', '/console/signup', {
@@ -95,7 +99,16 @@ export async function person(t: TestApp, email: string): Promise<FormClient> {
     password,
   });
   expect(response.status).toBe(303);
+  await verifyByMail(t, client, email);
   return client;
+}
+
+/** Follows the verification link mailed to `email`, as `client`. */
+export async function verifyByMail(t: TestApp, client: FormClient, email: string) {
+  if (!t.mail) throw new Error('this test app sends no mail to a receiver (MAIL_SMTP_URL set)');
+  const link = new URL(linkIn(await t.mail.next(email), 'verify'));
+  const verified = await client.get(link.pathname + link.search);
+  expect(verified.response.status).toBe(200);
 }
 
 /** The console path of a registration's verification_uri. */

@@ -9,11 +9,14 @@ import path from 'node:path';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase } from './database.ts';
+import { type MailCatcher, startMailCatcher } from './mail.ts';
 
 export interface TestApp {
   app: App;
   baseUrl: string;
   consoleUrl: string;
+  /** The SMTP receiver the app's outgoing mail goes to (absent when env sets MAIL_SMTP_URL). */
+  mail: MailCatcher | undefined;
   stop(): Promise<void>;
 }
 
@@ -45,6 +48,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ? { url: undefined, drop: async () => {} }
     : await createTestDatabase();
   const scratch = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'latchkey-test-')));
+  // Outgoing mail goes to a real SMTP receiver of the test's own, unless the test chooses
+  // (MAIL_SMTP_URL '' leaves it unset: mail is then logged).
+  const mail = options.env && 'MAIL_SMTP_URL' in options.env ? undefined : await startMailCatcher();
   const config = loadConfig({
     PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
@@ -53,6 +59,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATA_DIR: scratch,
     LOG_LEVEL: options.logLines ? 'debug' : (process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...(mail ? { MAIL_SMTP_URL: mail.url } : {}),
+    // Test files sign many people up from 127.0.0.1; the per-address limit has tests of its own.
+    SIGNUP_MAX_PER_ADDRESS: '1000',
     ...options.env,
   });
   const logDestination = options.logLines
@@ -64,8 +73,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     baseUrl,
     consoleUrl: config.consoleUrl,
+    mail,
     async stop() {
       await app.stop();
+      await mail?.stop();
       await database.drop();
       if (!options.dataDir) await rm(scratch, { recursive: true, force: true });
     },

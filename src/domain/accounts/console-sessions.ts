@@ -7,12 +7,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConsoleSession } from '../../entities/console-session.ts';
 import type { User } from '../../entities/user.ts';
 
-const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+/** The stored form of a session token (its SHA-256, hex). */
+export const sessionHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function openConsoleSession(em: EntityManager, user: User, ttlSeconds: number) {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  em.create(ConsoleSession, { tokenHash: digest(token), user, expiresAt });
+  em.create(ConsoleSession, { tokenHash: sessionHash(token), user, expiresAt });
   await em.flush();
   return { token, expiresAt };
 }
@@ -23,7 +24,7 @@ export async function resolveConsoleSession(
 ): Promise<User | null> {
   const session = await em.findOne(
     ConsoleSession,
-    { tokenHash: digest(token) },
+    { tokenHash: sessionHash(token) },
     { populate: ['user', 'user.account'] },
   );
   if (!session) return null;
@@ -35,5 +36,5 @@ export async function resolveConsoleSession(
 }
 
 export async function closeConsoleSession(em: EntityManager, token: string) {
-  await em.nativeDelete(ConsoleSession, { tokenHash: digest(token) });
+  await em.nativeDelete(ConsoleSession, { tokenHash: sessionHash(token) });
 }

@@ -1,6 +1,8 @@
 /**
  * Fixed-window counters in the database, exact across instances: one atomic upsert per hit, so
- * two instances counting the same key never lose an increment. Used for sign-in throttling.
+ * two instances counting the same key never lose an increment. Count before acting on the
+ * outcome: the count an upsert returns is that attempt's own, so parallel attempts cannot all pass
+ * a check made before any of them counted. Used for sign-in, sign-up and mail throttling.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -42,6 +44,13 @@ export async function peek(
   return row
     ? { count: row.count, windowEndsAt: new Date(row.window_ends_at) }
     : { count: 0, windowEndsAt: now };
+}
+
+/** Gives one counted attempt back (a success must not use up an address's allowance). */
+export async function reward(em: EntityManager, key: string): Promise<void> {
+  await em.execute('update throttle_counter set count = greatest(count - 1, 0) where key = ?', [
+    key,
+  ]);
 }
 
 export async function reset(em: EntityManager, key: string): Promise<void> {
