@@ -103,6 +103,9 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // Revocation reaching open connections (src/auth/revocation.ts, src/auth/signing-keys.ts).
+  CREDENTIAL_RECHECK_INTERVAL: seconds.default(30),
+  SIGNING_KEYS_REFRESH_INTERVAL: seconds.default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +165,11 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // Revocation reaching open connections.
+  /** CREDENTIAL_RECHECK_INTERVAL: seconds between safety-net re-checks of open connections' credentials. */
+  credentialRecheckInterval: number;
+  /** SIGNING_KEYS_REFRESH_INTERVAL: seconds between re-reads of the signing keys (rotation, retirement). */
+  signingKeysRefreshInterval: number;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +306,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // Revocation reaching open connections.
+    credentialRecheckInterval: env.CREDENTIAL_RECHECK_INTERVAL,
+    signingKeysRefreshInterval: env.SIGNING_KEYS_REFRESH_INTERVAL,
   };
 }
