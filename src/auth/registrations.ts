@@ -246,12 +246,15 @@ export async function revokeRegistration(
   em: EntityManager,
   registrationId: string,
   now = new Date(),
+  /** Only if the registration belongs to this account (the console's Disconnect). */
+  accountId?: string,
 ): Promise<string[] | null> {
   return em.transactional(async (tx) => {
     const rows = await tx.execute<{ id: string }[]>(
       `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
-       where id = ? and status in ('pending', 'claimed') returning id`,
-      [now, now, registrationId],
+       where id = ? and status in ('pending', 'claimed') ${accountId ? 'and account_id = ?' : ''}
+       returning id`,
+      accountId ? [now, now, registrationId, accountId] : [now, now, registrationId],
     );
     if (rows.length !== 1) return null;
     const keys = await deleteRegistrationKeys(tx, registrationId);

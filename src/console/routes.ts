@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import { signIn, signUp } from '../domain/accounts/accounts.ts';
 import { type AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
+import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
@@ -137,6 +138,7 @@ export function registerConsole(config: Config) {
 
     await app.register(claimRoutes(prefix));
     await app.register(apiKeyConsoleRoutes(prefix));
+    await app.register(agentConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(
