@@ -33,7 +33,12 @@ export async function openSocket(t: TestApp, credential: Credential) {
     { query: 'subscription { accountEvents { type } }' },
     { next: () => {}, error: (error) => errors.push(error), complete: () => {} },
   );
-  await connected;
+  await Promise.race([
+    connected,
+    closed.then((event) => {
+      throw new Error(`the socket was refused: ${event.code} ${event.reason}`);
+    }),
+  ]);
   return { client, closed, errors };
 }
 
