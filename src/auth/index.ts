@@ -23,7 +23,7 @@ import { registrationRoutes } from './registration-routes.ts';
 import type { RegistrationPolicy } from './registrations.ts';
 import { announceRevocation, RevocationWatch, tokenHandle } from './revocation.ts';
 import { securityEventRoutes } from './security-events.ts';
-import { type KeyRing, loadKeyRing } from './signing-keys.ts';
+import { type KeyRing, loadKeyRing, refreshKeyRing } from './signing-keys.ts';
 import { startSweeper } from './sweeper.ts';
 
 export interface AgentAuth {
@@ -89,13 +89,28 @@ export async function registerAuth(
   server.decorate('revocations', revocations);
   server.decorateRequest('principal', null);
 
-  await server.register(mountProvider(provider));
+  await server.register(mountProvider(provider, () => keys.publicJwks()));
   await server.register(registrationRoutes(config, () => policy));
   await server.register(securityEventRoutes({ config, orm: db.orm, events }));
   await server.register(discoveryRoutes(config));
 
   const stopSweeper = startSweeper(db.orm, config.authSweepInterval, logger);
+  // Keys kept in the database are re-read, so rotation and retirement need no restart.
+  const refresh = config.identitySigningKeys
+    ? undefined
+    : setInterval(() => {
+        refreshKeyRing(db.orm.em.fork(), keys)
+          .then((found) => {
+            if (!found)
+              logger.warn({ component: 'signing-keys' }, 'no live signing key in the table');
+          })
+          .catch((error) =>
+            logger.warn({ err: error, component: 'signing-keys' }, 'signing keys not re-read'),
+          );
+      }, config.signingKeysRefreshInterval * 1000);
+  refresh?.unref();
   server.addHook('onClose', async () => {
+    clearInterval(refresh);
     revocations.close();
     await stopSweeper();
   });
