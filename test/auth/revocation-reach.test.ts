@@ -5,6 +5,8 @@
  * `unauthenticated` error, then the end) and /v1 wait (401 `invalid_token`) within 1 s; API keys
  * derived from an agent or a key die with it; an open socket runs nothing more once revoked.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.ts';
@@ -14,6 +16,7 @@ import { FormClient } from '../helpers/form.ts';
 import {
   byDeadline,
   type Credential,
+  openSession,
   openSocket,
   openStream,
   startWait,
@@ -171,6 +174,57 @@ describe.each(Object.entries(cases))('after %s', (_name, { setup }) => {
     expect(elapsed).toBeLessThan(1000);
     expect(watched(t)).toBe(before);
     await socket.client.dispose();
+  });
+});
+
+describe('a wait on the other faces', () => {
+  test('an MCP wait_for_verdict in flight ends with unauthenticated within 1 s of the revocation', async () => {
+    const agent = await claimedAgent(t, email('mcp-wait'));
+    const credential = agentBearer(agent);
+    const sessionId = await openSession(t, credential);
+    const client = new Client({ name: 'revocation', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+        requestInit: { headers: credential as Record<string, string> },
+      }),
+    );
+    const before = watched(t);
+    const called = client.callTool({
+      name: 'wait_for_verdict',
+      arguments: { input: { session_id: sessionId, timeout: 30 } },
+    }) as Promise<{ isError?: boolean; content: { text: string }[] }>;
+    await expect.poll(() => watched(t)).toBe(before + 1);
+
+    const started = Date.now();
+    await securityEvent(agent.registration.registration_id);
+    const result = await byDeadline(called, started + 1000, 'the MCP wait');
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^unauthenticated: /);
+    await client.close();
+  });
+
+  test('a GraphQL waitForVerdict over HTTP answers 401 within 1 s of the revocation', async () => {
+    const agent = await claimedAgent(t, email('graphql-wait'));
+    const credential = agentBearer(agent);
+    const sessionId = await openSession(t, credential);
+    const before = watched(t);
+    const answered = fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { ...credential, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `mutation { waitForVerdict(sessionId: "${sessionId}", timeout: 30) { __typename } }`,
+      }),
+    });
+    await expect.poll(() => watched(t)).toBe(before + 1);
+
+    const started = Date.now();
+    expect(
+      (await postForm(`${t.baseUrl}/oauth2/revoke`, { token: agent.accessToken })).status,
+    ).toBe(200);
+    const response = await byDeadline(answered, started + 1000, 'the GraphQL wait');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(((await response.json()) as { code: string }).code).toBe('unauthenticated');
   });
 });
 

@@ -63,15 +63,20 @@ export async function openStream(t: TestApp, credential: Credential) {
   return { ended };
 }
 
-/** Opens an email session with the credential and starts a 30 s /v1 wait on it. */
-export async function startWait(t: TestApp, credential: Credential) {
+/** Opens an email session with the credential; its id. */
+export async function openSession(t: TestApp, credential: Credential) {
   const opened = await fetch(`${t.baseUrl}/v1/sessions`, {
     method: 'POST',
     headers: { ...credential, 'content-type': 'application/json' },
     body: JSON.stringify({ channel: 'email_otp' }),
   });
   if (opened.status !== 201) throw new Error(`session not opened: ${await opened.text()}`);
-  const { session_id: sessionId } = (await opened.json()) as { session_id: string };
+  return ((await opened.json()) as { session_id: string }).session_id;
+}
+
+/** Opens an email session with the credential and starts a 30 s /v1 wait on it. */
+export async function startWait(t: TestApp, credential: Credential) {
+  const sessionId = await openSession(t, credential);
   const answered = fetch(`${t.baseUrl}/v1/sessions/${sessionId}/wait`, {
     method: 'POST',
     headers: { ...credential, 'content-type': 'application/json' },
