@@ -29,8 +29,13 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import type { Credentials } from '../auth/credentials.ts';
-import { authenticateRequest, revocationSignal, withChallenge } from '../auth/credentials.ts';
+import {
+  authenticateRequest,
+  CredentialError,
+  type Credentials,
+  revocationSignal,
+  withChallenge,
+} from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RevocationWatch } from '../auth/revocation.ts';
 import { AppError } from '../errors/index.ts';
@@ -157,7 +162,10 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
         // yet must not let anything run (such as minting an API key).
         try {
           await deps.credentials.authenticate(ctx.extra.credential ?? {});
-        } catch {
+        } catch (error) {
+          // Only a refused credential ends the socket; an unreachable database fails this
+          // operation and leaves the socket (and its other subscriptions) open.
+          if (!(error instanceof CredentialError)) return [maskError(error)];
           ctx.extra.socket.close(revokedCloseCode, revokedCloseReason);
           return [revokedError()];
         }
