@@ -346,3 +346,34 @@ describe('key lineage', () => {
     expect((await get(`${t.baseUrl}/v1/api-keys`, { 'x-api-key': secret })).status).toBe(401);
   });
 });
+
+describe("the console's agents page", () => {
+  test("lists the account's agents; another account's agent cannot be disconnected", async () => {
+    const mine = await claimedAgent(t, email('mine'));
+    const theirs = await claimedAgent(t, email('theirs'));
+    const page = await mine.person.get('/console/agents');
+    expect(page.response.status).toBe(200);
+    expect(page.text).toContain(mine.registration.registration_id);
+    expect(page.text).not.toContain(theirs.registration.registration_id);
+    expect(page.text).toContain('>Disconnect</button>');
+
+    const form = new URLSearchParams({ _csrf: FormClient.csrf(page.text) });
+    const refused = await mine.person.post(
+      `/console/agents/${theirs.registration.registration_id}/disconnect`,
+      form.toString(),
+    );
+    expect(refused.response.status).toBe(404);
+    expect(refused.text).toContain('not_found');
+    expect((await get(`${t.baseUrl}/v1/usage`, bearer(theirs.accessToken))).status).toBe(200);
+  });
+
+  test('a Disconnect without its CSRF token is refused and revokes nothing', async () => {
+    const agent = await claimedAgent(t, email('csrf'));
+    const refused = await agent.person.post(
+      `/console/agents/${agent.registration.registration_id}/disconnect`,
+      '',
+    );
+    expect(refused.response.status).toBe(403);
+    expect((await get(`${t.baseUrl}/v1/usage`, bearer(agent.accessToken))).status).toBe(200);
+  });
+});
