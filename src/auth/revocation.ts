@@ -99,9 +99,7 @@ export class RevocationWatch {
 
   /** How many connections, streams and waits are watched on this instance. */
   get size() {
-    let count = 0;
-    for (const watch of this.#all()) if (watch) count++;
-    return count;
+    return [...this.#all()].length;
   }
 
   /**
