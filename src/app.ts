@@ -173,7 +173,7 @@ async function composeServer(
   registerHealth(server, db.orm, { redisUrl: config.redisUrl });
   registerMetrics(server);
   // Agent authentication first: the console and the resource faces use its decorations.
-  await registerAuth(server, { config, db, logger });
+  await registerAuth(server, { config, db, logger, events: challenges.events });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.
   await registerFaces(server, { config, db, challenges });
   server.decorate('challenges', challenges);

@@ -144,6 +144,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).max(320).optional(),
   SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(10),
   SIGNUP_WINDOW: seconds.default(3600),
+  // Revocation reaching open connections (src/auth/revocation.ts, src/auth/signing-keys.ts).
+  CREDENTIAL_RECHECK_INTERVAL: seconds.default(30),
+  SIGNING_KEYS_REFRESH_INTERVAL: seconds.default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -225,6 +228,11 @@ export interface Config {
   mailFrom: string;
   signupMaxPerAddress: number;
   signupWindow: number;
+  // Revocation reaching open connections.
+  /** CREDENTIAL_RECHECK_INTERVAL: seconds between safety-net re-checks of open connections' credentials. */
+  credentialRecheckInterval: number;
+  /** SIGNING_KEYS_REFRESH_INTERVAL: seconds between re-reads of the signing keys (rotation, retirement). */
+  signingKeysRefreshInterval: number;
 }
 
 export class ConfigError extends Error {
@@ -379,5 +387,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM ?? `Latchkey <no-reply@${env.INBOUND_EMAIL_DOMAIN.toLowerCase()}>`,
     signupMaxPerAddress: env.SIGNUP_MAX_PER_ADDRESS,
     signupWindow: env.SIGNUP_WINDOW,
+    // Revocation reaching open connections.
+    credentialRecheckInterval: env.CREDENTIAL_RECHECK_INTERVAL,
+    signingKeysRefreshInterval: env.SIGNING_KEYS_REFRESH_INTERVAL,
   };
 }

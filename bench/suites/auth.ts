@@ -55,6 +55,7 @@ async function serve(databaseUrl: string | undefined) {
   const { loadConfig } = await import('../../src/config.ts');
   const { openDatabase } = await import('../../src/db/orm.ts');
   const { registerAuth } = await import('../../src/auth/index.ts');
+  const { createEventBus } = await import('../../src/events/bus.ts');
   const { createRegistration } = await import('../../src/auth/registrations.ts');
   const { Account } = await import('../../src/entities/account.ts');
 
@@ -82,7 +83,8 @@ async function serve(databaseUrl: string | undefined) {
   const logger = pino({ level: 'silent' });
   const server = Fastify({ loggerInstance: logger as FastifyBaseLogger });
   const benchClient = { clientId: 'bench-cc', clientSecret: randomBytes(24).toString('base64url') };
-  const auth = await registerAuth(server, { config, db, logger }, { benchClient });
+  const events = await createEventBus();
+  const auth = await registerAuth(server, { config, db, logger, events }, { benchClient });
 
   // One claimed registration, made through the same operations the ceremony uses.
   const em = db.orm.em.fork();

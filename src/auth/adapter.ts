@@ -148,6 +148,22 @@ export async function destroyRegistrationTokens(orm: MikroORM, registrationId: s
     ]);
 }
 
+/**
+ * Whether the access token stored under `storageKey` would still be found: present, unexpired,
+ * and its registration still claimed by its tenant (the same rule as `find`). For re-checking
+ * open connections by the token's handle (revocation.ts) without holding the token itself.
+ */
+export async function accessTokenLive(orm: MikroORM, storageKey: string, now = new Date()) {
+  const rows = await orm.em.fork().execute<{ one: number }[]>(
+    `select 1 as one from oidc_payload p
+     join agent_registration r on r.id = p.account_id and r.status = 'claimed'
+       and r.account_id = p.payload->'extra'->>'account'
+     where p.id = ? and p.model = 'AccessToken' and p.expires_at > ?`,
+    [storageKey, now],
+  );
+  return rows.length === 1;
+}
+
 /** Removes expired rows; safe to run from any number of instances at once. */
 export async function sweepExpiredPayloads(orm: MikroORM, now = new Date()) {
   await orm.em.fork().execute('delete from oidc_payload where expires_at <= ?', [now]);

@@ -5,6 +5,12 @@
  *
  * A key's scopes are never wider than its creator's: an agent holding `keys:manage` cannot mint a
  * key with scopes the person did not grant it.
+ *
+ * Lineage: a key minted by an agent (`reg_…`) or by another key (`key_…`) records its origin, so
+ * revoking the origin revokes everything derived from it, at once, in one statement: deleting a
+ * key deletes the keys it minted (recursively), revoking a registration deletes every key that
+ * derives from it. A key is honoured only while its registration is still claimed, so a key
+ * minted in the instant a revocation commits is dead on arrival (as access tokens are, adapter.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../entities/account.ts';
@@ -67,6 +73,7 @@ export async function createApiKey(
       extra: { field: 'scopes' },
     });
   }
+  const lineage = await lineageFor(em, input.createdBy);
   const secret = randomSecret('lk_live').replace(/^lk_live_/, apiKeyPrefix);
   const key = em.create(ApiKey, {
     account: em.getReference(Account, input.accountId),
@@ -75,6 +82,8 @@ export async function createApiKey(
     hint: `${secret.slice(0, apiKeyPrefix.length + 4)}…`,
     scope: [...new Set(input.scopes)].join(' '),
     createdBy: input.createdBy,
+    parentKey: lineage.parentKeyId ? em.getReference(ApiKey, lineage.parentKeyId) : null,
+    registrationId: lineage.registrationId,
     lastUsedAt: null,
   });
   await em.flush();
@@ -85,16 +94,67 @@ export function listApiKeys(em: EntityManager, accountId: string) {
   return em.find(ApiKey, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
 }
 
-/** Deletes a key of this account; false when there is none (another account's id included). */
-export async function deleteApiKey(em: EntityManager, accountId: string, id: string) {
-  const deleted = await em.nativeDelete(ApiKey, { id, account: accountId });
-  return deleted > 0;
+/** Where a new key comes from: the key that mints it, and the registration behind both. */
+async function lineageFor(em: EntityManager, createdBy: string) {
+  if (createdBy.startsWith('reg_')) return { parentKeyId: null, registrationId: createdBy };
+  if (!createdBy.startsWith('key_')) return { parentKeyId: null, registrationId: null };
+  const [parent] = await em.execute<{ registration_id: string | null }[]>(
+    'select registration_id from api_key where id = ?',
+    [createdBy],
+  );
+  if (!parent) throw new AppError('unauthenticated', 'The API key minting this key was deleted');
+  return { parentKeyId: createdBy, registrationId: parent.registration_id };
+}
+
+/**
+ * Deletes a key of this account and every key it minted, down the tree, in one statement; the
+ * ids deleted (empty when the key is not there, another account's id included). The caller
+ * announces them (revocation.ts) once this committed.
+ */
+export async function deleteApiKey(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    `with recursive tree as (
+       select id from api_key where id = ? and account_id = ?
+       union all
+       select k.id from api_key k join tree t on k.parent_key_id = t.id)
+     delete from api_key where id in (select id from tree) returning id`,
+    [id, accountId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Deletes every key derived from a registration (its revocation); the ids deleted. */
+export async function deleteRegistrationKeys(
+  em: EntityManager,
+  registrationId: string,
+): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    'delete from api_key where registration_id = ? or created_by = ? returning id',
+    [registrationId, registrationId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Whether the key still exists and its registration (if any) is still claimed. */
+export async function apiKeyLive(em: EntityManager, id: string): Promise<boolean> {
+  const rows = await em.execute<{ one: number }[]>(
+    `select 1 as one from api_key k left join agent_registration r on r.id = k.registration_id
+     where k.id = ? and (k.registration_id is null or r.status = 'claimed')`,
+    [id],
+  );
+  return rows.length === 1;
 }
 
 export interface ResolvedApiKey {
   id: string;
   accountId: string;
   scopes: Scope[];
+  parentKeyId: string | null;
+  registrationId: string | null;
 }
 
 /** The key behind a presented secret, recording its use; null when unknown. */
@@ -105,10 +165,20 @@ export async function resolveApiKey(
 ): Promise<ResolvedApiKey | null> {
   if (!isApiKeyShaped(secret)) return null;
   const [row] = await em.execute<
-    { id: string; account_id: string; scope: string; last_used_at: Date | null }[]
-  >('select id, account_id, scope, last_used_at from api_key where secret_hash = ?', [
-    sha256Hex(secret),
-  ]);
+    {
+      id: string;
+      account_id: string;
+      scope: string;
+      last_used_at: Date | null;
+      parent_key_id: string | null;
+      registration_id: string | null;
+    }[]
+  >(
+    `select k.id, k.account_id, k.scope, k.last_used_at, k.parent_key_id, k.registration_id
+     from api_key k left join agent_registration r on r.id = k.registration_id
+     where k.secret_hash = ? and (k.registration_id is null or r.status = 'claimed')`,
+    [sha256Hex(secret)],
+  );
   if (!row) return null;
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (now.getTime() - lastUsed >= touchEveryMs) {
@@ -117,5 +187,11 @@ export async function resolveApiKey(
       [now, row.id, new Date(now.getTime() - touchEveryMs)],
     );
   }
-  return { id: row.id, accountId: row.account_id, scopes: toScopes(row.scope) };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    scopes: toScopes(row.scope),
+    parentKeyId: row.parent_key_id,
+    registrationId: row.registration_id,
+  };
 }

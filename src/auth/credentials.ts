@@ -15,10 +15,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors/index.ts';
-import { resolveApiKey, toScopes } from './api-keys.ts';
+import { accessTokenLive } from './adapter.ts';
+import { apiKeyLive, resolveApiKey, toScopes } from './api-keys.ts';
 import { unauthenticatedChallenge } from './metadata.ts';
 import type { Principal, Scope } from './principal.ts';
 import { accessTokenPrefix } from './provider-internals.ts';
+import { tokenHandle } from './revocation.ts';
 
 /** A refused credential, with the `WWW-Authenticate` value every face must send with it. */
 export class CredentialError extends AppError {
@@ -57,6 +59,18 @@ export class Credentials {
   /** The `WWW-Authenticate` value of a 401. */
   get challenge() {
     return this.#challenge;
+  }
+
+  /**
+   * The refusal of a request whose credential was revoked while it ran (a wait, a stream): 401
+   * `unauthenticated`, with RFC 6750 §3.1's `invalid_token` added to the usual challenge.
+   */
+  revoked(): CredentialError {
+    return new CredentialError(
+      'unauthenticated',
+      'The credential was revoked while the request was running',
+      `${this.#challenge}, error="invalid_token", error_description="The credential was revoked"`,
+    );
   }
 
   #refuse(detail: string): never {
@@ -104,6 +118,7 @@ export class Credentials {
       credentialId: token.accountId,
       agentId: token.accountId,
       scopes: new Set(toScopes(token.scope ?? '')),
+      lineage: [token.accountId, tokenHandle(value)],
     };
   }
 
@@ -116,7 +131,28 @@ export class Credentials {
       credentialId: key.id,
       agentId: key.id,
       scopes: new Set(key.scopes),
+      lineage: [key.id, key.parentKeyId, key.registrationId].filter((id) => id !== null),
     };
+  }
+
+  /**
+   * Whether the credential behind an authenticated principal is still valid, looked up again
+   * without the secret (for open connections: revocation.ts). An agent is judged by its very
+   * token when the lineage names it, else by its registration.
+   */
+  async isLive(principal: Principal, now = new Date()): Promise<boolean> {
+    if (principal.kind === 'api_key') {
+      return apiKeyLive(this.#orm.em.fork(), principal.credentialId);
+    }
+    const handle = principal.lineage?.find((id) => id.startsWith('tok_'));
+    if (handle) return accessTokenLive(this.#orm, handle.slice('tok_'.length), now);
+    const rows = await this.#orm.em
+      .fork()
+      .execute<{ one: number }[]>(
+        "select 1 as one from agent_registration where id = ? and status = 'claimed'",
+        [principal.credentialId],
+      );
+    return rows.length === 1;
   }
 
   /** Throws the RFC 6750 `insufficient_scope` refusal unless the principal holds `scope`. */
@@ -165,6 +201,17 @@ export async function authenticateRequest(request: FastifyRequest, reply: Fastif
   } catch (error) {
     throw withChallenge(reply, error);
   }
+}
+
+/**
+ * A signal aborted (reason `revoked`) if the request's credential is revoked while the request
+ * runs, on any instance; the watch is released when the response ends. For requests that can
+ * last (waits, streams); call after `authenticateRequest`.
+ */
+export function revocationSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const { signal, release } = request.server.revocations.signal(request.principal!);
+  reply.raw.once('close', release);
+  return signal;
 }
 
 /**

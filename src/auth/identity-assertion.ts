@@ -43,13 +43,25 @@ export class IdentityAssertions {
   readonly #keys: KeyRing;
   readonly #issuer: string;
   readonly #ttl: number;
-  readonly #verifier: AssertionVerifier;
+  #verifier: { kids: string; verifier: AssertionVerifier } | undefined;
 
   constructor(keys: KeyRing, issuer: string, ttlSeconds: number) {
     this.#keys = keys;
     this.#issuer = issuer;
     this.#ttl = ttlSeconds;
-    this.#verifier = new AssertionVerifier(keys.publicJwks().keys, issuer, assertionType);
+  }
+
+  /**
+   * The verifier for the keys live now: rebuilt when the ring was re-read or a key retired, so a
+   * retired or deleted key stops verifying without a restart.
+   */
+  #verifierNow(now: Date): AssertionVerifier {
+    const jwks = this.#keys.publicJwks(now).keys;
+    const kids = `${this.#keys.version}:${jwks.map((jwk) => jwk.kid).join(' ')}`;
+    if (this.#verifier?.kids !== kids) {
+      this.#verifier = { kids, verifier: new AssertionVerifier(jwks, this.#issuer, assertionType) };
+    }
+    return this.#verifier.verifier;
   }
 
   async issue(subject: AssertionSubject, now = new Date()) {
@@ -74,8 +86,8 @@ export class IdentityAssertions {
   }
 
   /** Verifies an assertion this server issued (assertion-verifier.ts). */
-  async verify(assertion: string): Promise<VerifiedAssertion> {
-    const result = await this.#verifier.verify(assertion);
+  async verify(assertion: string, now = new Date()): Promise<VerifiedAssertion> {
+    const result = await this.#verifierNow(now).verify(assertion, now.getTime());
     if (result === 'expired') {
       throw new AssertionError('expired', 'the identity assertion has expired');
     }

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import { serverSecret } from '../db/server-secrets.ts';
+import type { EventBus } from '../events/bus.ts';
 import { Credentials } from './credentials.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
 import { IdentityAssertions } from './identity-assertion.ts';
@@ -20,8 +21,9 @@ import { type BenchClient, createProvider } from './provider.ts';
 import { mountProvider } from './provider-mount.ts';
 import { registrationRoutes } from './registration-routes.ts';
 import type { RegistrationPolicy } from './registrations.ts';
+import { announceRevocation, RevocationWatch, tokenHandle } from './revocation.ts';
 import { securityEventRoutes } from './security-events.ts';
-import { type KeyRing, loadKeyRing } from './signing-keys.ts';
+import { type KeyRing, loadKeyRing, refreshKeyRing } from './signing-keys.ts';
 import { startSweeper } from './sweeper.ts';
 
 export interface AgentAuth {
@@ -36,6 +38,8 @@ export interface AgentAuth {
 declare module 'fastify' {
   interface FastifyInstance {
     agentAuth: AgentAuth;
+    /** Ends open connections, streams and waits whose credential is revoked (revocation.ts). */
+    revocations: RevocationWatch;
   }
 }
 
@@ -46,10 +50,10 @@ export interface AuthOptions {
 
 export async function registerAuth(
   server: FastifyInstance,
-  deps: { config: Config; db: Database; logger: Logger },
+  deps: { config: Config; db: Database; logger: Logger; events: EventBus },
   options: AuthOptions = {},
 ): Promise<AgentAuth> {
-  const { config, db, logger } = deps;
+  const { config, db, logger, events } = deps;
   const em = db.orm.em.fork();
   const keys = await loadKeyRing(em, config.identitySigningKeys, db.sealer);
   const assertions = new IdentityAssertions(keys, config.publicBaseUrl, config.assertionTtl);
@@ -68,17 +72,46 @@ export async function registerAuth(
   });
   const agentAuth: AgentAuth = { provider, keys, assertions, orm: db.orm, policy };
 
+  const credentials = new Credentials(provider, db.orm, config);
+  const revocations = new RevocationWatch(events, {
+    isLive: (principal) => credentials.isLive(principal),
+    recheckInterval: config.credentialRecheckInterval * 1000,
+    log: logger,
+  });
+  // RFC 7009: the provider destroys the revoked token (committed when this fires); end what runs
+  // under it everywhere. Tokens destroyed otherwise (a lost claim race) were never handed out.
+  provider.on('access_token.destroyed', (token: { jti: string }) => {
+    void announceRevocation(events, [tokenHandle(token.jti)], logger);
+  });
+
   server.decorate('agentAuth', agentAuth);
-  server.decorate('credentials', new Credentials(provider, db.orm, config));
+  server.decorate('credentials', credentials);
+  server.decorate('revocations', revocations);
   server.decorateRequest('principal', null);
 
-  await server.register(mountProvider(provider));
+  await server.register(mountProvider(provider, () => keys.publicJwks()));
   await server.register(registrationRoutes(config, () => policy));
-  await server.register(securityEventRoutes({ config, orm: db.orm }));
+  await server.register(securityEventRoutes({ config, orm: db.orm, events }));
   await server.register(discoveryRoutes(config));
 
   const stopSweeper = startSweeper(db.orm, config.authSweepInterval, logger);
+  // Keys kept in the database are re-read, so rotation and retirement need no restart.
+  const refresh = config.identitySigningKeys
+    ? undefined
+    : setInterval(() => {
+        refreshKeyRing(db.orm.em.fork(), db.sealer, keys)
+          .then((found) => {
+            if (!found)
+              logger.warn({ component: 'signing-keys' }, 'no live signing key in the table');
+          })
+          .catch((error) =>
+            logger.warn({ err: error, component: 'signing-keys' }, 'signing keys not re-read'),
+          );
+      }, config.signingKeysRefreshInterval * 1000);
+  refresh?.unref();
   server.addHook('onClose', async () => {
+    clearInterval(refresh);
+    revocations.close();
     await stopSweeper();
   });
   return agentAuth;

@@ -29,6 +29,12 @@ export interface Principal {
   /** What sessions record as `agent_id`: the registration id, or the key id for API keys. */
   agentId: string;
   scopes: ReadonlySet<Scope>;
+  /**
+   * The credentials whose revocation ends this caller (src/auth/revocation.ts): for an agent its
+   * registration and the handle of the very access token (`tok_…`); for an API key the key, the
+   * key that minted it and the registration it derives from. Absent: `credentialId` alone.
+   */
+  lineage?: readonly string[];
 }
 
 export const hasScope = (principal: Principal, scope: Scope) => principal.scopes.has(scope);

@@ -3,7 +3,9 @@
  *   POST /oauth2/token, POST /oauth2/revoke, GET /oauth2/jwks,
  *   GET /.well-known/oauth-authorization-server.
  * The raw request is handed to `provider.callback()` (`reply.hijack()`), so the provider keeps its
- * own parsing, checks and wire format; nothing else of the provider is reachable.
+ * own parsing, checks and wire format; nothing else of the provider is reachable. The one
+ * exception is GET /oauth2/jwks, answered from the live key ring (signing-keys.ts): the provider's
+ * key set is fixed at start, and a retired key must leave jwks_uri without a restart.
  *
  * Client-less requests (the interface's token and revocation requests carry no client_id): the
  * provider authenticates a client before anything else, and without one answers every request,
@@ -37,7 +39,7 @@ function withDefaultClient(request: FastifyRequest, body: string): string {
   return `${body}${joiner}client_id=${encodeURIComponent(defaultClientId)}`;
 }
 
-export function mountProvider(provider: Provider) {
+export function mountProvider(provider: Provider, jwks: () => { keys: unknown[] }) {
   const callback = provider.callback();
 
   const handOver = (request: FastifyRequest, reply: FastifyReply, body?: string) => {
@@ -92,8 +94,9 @@ export function mountProvider(provider: Provider) {
         handOver(request, reply, withDefaultClient(request, raw));
       });
     }
-    for (const url of [paths.jwks, paths.authorizationServerMetadata]) {
-      app.get(url, (request, reply) => handOver(request, reply));
-    }
+    app.get(paths.authorizationServerMetadata, (request, reply) => handOver(request, reply));
+    app.get(paths.jwks, (_request, reply) =>
+      reply.type('application/jwk-set+json; charset=utf-8').send(jwks()),
+    );
   };
 }

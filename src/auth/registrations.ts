@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentRegistration, type RegistrationStatus } from '../entities/agent-registration.ts';
 import type { User } from '../entities/user.ts';
 import { AppError } from '../errors/index.ts';
+import { deleteRegistrationKeys } from './api-keys.ts';
 import { digestsEqual, randomSecret, sha256Hex } from './secrets.ts';
 import { generateUserCode, userCodeDigest } from './user-codes.ts';
 
@@ -233,26 +234,44 @@ export async function claimRegistration(
 }
 
 /**
- * Revokes a registration (status `revoked`). From its commit on, none of its access tokens is
- * found any more (adapter.ts); deleting them (security-events.ts) is then only housekeeping.
- * API keys the agent minted are credentials derived from it as well: they go in the same
- * transaction, so a compromised agent leaves nothing behind that still works.
+ * Revokes a registration (status `revoked`) and everything derived from it, in one transaction:
+ * its access tokens and every API key of its lineage (keys the agent minted, keys those keys
+ * minted, …), so a compromised agent leaves nothing behind that still works. From the commit on,
+ * none of its tokens or keys is found any more even where a row survived a race (adapter.ts and
+ * api-keys.ts join the registration). Returns the revoked credentials (registration and key ids)
+ * for the caller to announce after commit (revocation.ts), or null when the registration was not
+ * live (unknown, expired or already revoked: nothing changes, nothing to announce).
  */
+export async function revokeRegistration(
+  em: EntityManager,
+  registrationId: string,
+  now = new Date(),
+  /** Only if the registration belongs to this account (the console's Disconnect). */
+  accountId?: string,
+): Promise<string[] | null> {
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<{ id: string }[]>(
+      `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
+       where id = ? and status in ('pending', 'claimed') ${accountId ? 'and account_id = ?' : ''}
+       returning id`,
+      accountId ? [now, now, registrationId, accountId] : [now, now, registrationId],
+    );
+    if (rows.length !== 1) return null;
+    const keys = await deleteRegistrationKeys(tx, registrationId);
+    await tx.execute("delete from oidc_payload where model = 'AccessToken' and account_id = ?", [
+      registrationId,
+    ]);
+    return [registrationId, ...keys];
+  });
+}
+
+/** `revokeRegistration` for callers that announce nothing (tests, scripts): whether it changed. */
 export async function markRevoked(
   em: EntityManager,
   registrationId: string,
   now = new Date(),
 ): Promise<boolean> {
-  return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string }[]>(
-      `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
-       where id = ? and status in ('pending', 'claimed') returning id`,
-      [now, now, registrationId],
-    );
-    if (rows.length !== 1) return false;
-    await tx.execute('delete from api_key where created_by = ?', [registrationId]);
-    return true;
-  });
+  return (await revokeRegistration(em, registrationId, now)) !== null;
 }
 
 /** Deletes registrations nobody can use any more (never claimed, claim token long gone). */

@@ -2,17 +2,21 @@
  * Operator command: rotate the identity-assertion signing key kept in the database.
  *
  *   node src/auth/rotate-signing-key.ts [--activate-in <seconds>]
+ *   node src/auth/rotate-signing-key.ts --retire <kid>
  *
  * Adds the next key generation, signing from now + `--activate-in` (default 0); older keys stay
  * published and accepted until every assertion they signed has expired (ASSERTION_TTL after the
- * activation), then the sweeper removes them. Instances load keys at start: with several
- * instances, activate far enough ahead for a rolling restart to publish the new key everywhere
- * first. On the embedded database run it while the service is stopped (one process owns
- * DATA_DIR). Keys given by IDENTITY_SIGNING_KEYS are rotated there instead (new key first).
+ * activation), then the sweeper removes them. Running instances re-read the keys every
+ * SIGNING_KEYS_REFRESH_INTERVAL seconds: with several instances, activate at least that far ahead
+ * so every instance publishes the new key before it signs anything.
+ * `--retire <kid>` ends a key at once (a compromised key): within one refresh interval no instance
+ * publishes it or accepts an assertion it signed; rotate first if it is the signing key.
+ * On the embedded database run it while the service is stopped (one process owns DATA_DIR). Keys
+ * given by IDENTITY_SIGNING_KEYS are rotated there instead (new key first).
  */
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/orm.ts';
-import { rotateSigningKey } from './signing-keys.ts';
+import { retireSigningKey, rotateSigningKey } from './signing-keys.ts';
 
 export async function rotate(argv: string[], env: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -43,10 +47,35 @@ export async function rotate(argv: string[], env: Record<string, string | undefi
   }
 }
 
+/** `--retire <kid>`: ends a key at once (see the header). */
+export async function retire(argv: string[], env: Record<string, string | undefined>) {
+  const config = loadConfig(env);
+  if (config.identitySigningKeys) {
+    throw new ConfigError('IDENTITY_SIGNING_KEYS is set: retire a key by removing it there');
+  }
+  const kid = argv[argv.indexOf('--retire') + 1];
+  if (!kid || kid.startsWith('--')) throw new ConfigError('--retire takes the kid of a key');
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    if (!(await retireSigningKey(db.orm.em.fork(), kid))) {
+      throw new ConfigError(`no live signing key has the kid ${kid}`);
+    }
+    return { retired: kid };
+  } finally {
+    await db.close();
+  }
+}
+
 if (import.meta.main) {
   try {
-    const { kid, activatesAt } = await rotate(process.argv.slice(2), process.env);
-    console.log(`new signing key ${kid}, signing from ${activatesAt.toISOString()}`);
+    const argv = process.argv.slice(2);
+    if (argv.includes('--retire')) {
+      const { retired } = await retire(argv, process.env);
+      console.log(`signing key ${retired} retired`);
+    } else {
+      const { kid, activatesAt } = await rotate(argv, process.env);
+      console.log(`new signing key ${kid}, signing from ${activatesAt.toISOString()}`);
+    }
   } catch (error) {
     console.error(`rotate-signing-key: ${(error as Error).message}`);
     process.exit(error instanceof ConfigError ? 78 : 1);

@@ -10,7 +10,9 @@
  * PUBLIC_BASE_URL; `iat` no older than EVENTS_MAX_AGE (and not in the future); a `jti`; the event.
  * Answers: 202 on success; 400 `{err, description}` with RFC 8935 codes otherwise. A `jti` seen
  * before (remembered in the database for longer than EVENTS_MAX_AGE) is acknowledged with 202 and
- * changes nothing. Receipt, revocation and token deletion commit together.
+ * changes nothing. Receipt, revocation and token and key deletion commit together; then the
+ * revocation is announced to every instance, which ends the agent's open subscriptions, streams
+ * and waits (revocation.ts).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -24,8 +26,10 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Config } from '../config.ts';
+import type { EventBus } from '../events/bus.ts';
 import { paths, revokedEventType } from './metadata.ts';
-import { markRevoked } from './registrations.ts';
+import { revokeRegistration } from './registrations.ts';
+import { announceRevocation } from './revocation.ts';
 import { sha256Hex } from './secrets.ts';
 
 const bodyLimit = 16 * 1024;
@@ -52,9 +56,11 @@ type KeySet = ReturnType<typeof createLocalJWKSet> | ReturnType<typeof createRem
 export interface SecurityEventsDeps {
   config: Config;
   orm: MikroORM;
+  /** Where the revocation is announced after commit, to end open connections everywhere. */
+  events: EventBus;
 }
 
-export function securityEventRoutes({ config, orm }: SecurityEventsDeps) {
+export function securityEventRoutes({ config, orm, events }: SecurityEventsDeps) {
   const trusted = new Map<string, KeySet>();
   for (const entry of config.trustedEventIssuers) {
     trusted.set(
@@ -96,7 +102,7 @@ export function securityEventRoutes({ config, orm }: SecurityEventsDeps) {
     }
   }
 
-  async function receive(raw: string): Promise<void> {
+  async function receive(raw: string): Promise<string[] | null> {
     const payload = await verify(raw);
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.iat !== 'number' || payload.iat > now + futureSkewSeconds) {
@@ -123,19 +129,16 @@ export function securityEventRoutes({ config, orm }: SecurityEventsDeps) {
       throw new EventRefused('invalid_request', 'the subject was not issued by this server');
     }
     const receiptExpires = new Date((payload.iat + config.eventsMaxAge + futureSkewSeconds) * 1000);
-    await orm.em.fork().transactional(async (tx) => {
+    return orm.em.fork().transactional(async (tx) => {
       const fresh = await tx.execute<{ id: string }[]>(
         `insert into security_event_receipt (id, issuer, received_at, expires_at)
          values (?, ?, ?, ?) on conflict (id) do nothing returning id`,
         [sha256Hex(`${payload.iss}\n${payload.jti}`), payload.iss, new Date(), receiptExpires],
       );
-      if (fresh.length === 0) return; // a replay: acknowledged, nothing changes
-      // The status change is what stops the tokens (adapter.ts finds none of a revoked
-      // registration); deleting them keeps nothing usable at rest.
-      await markRevoked(tx, sub);
-      await tx.execute("delete from oidc_payload where model = 'AccessToken' and account_id = ?", [
-        sub,
-      ]);
+      if (fresh.length === 0) return null; // a replay: acknowledged, nothing changes
+      // The status change is what stops the tokens and keys (adapter.ts and api-keys.ts find
+      // none of a revoked registration); deleting them keeps nothing usable at rest.
+      return revokeRegistration(tx, sub);
     });
   }
 
@@ -167,7 +170,9 @@ export function securityEventRoutes({ config, orm }: SecurityEventsDeps) {
       if (typeof request.body !== 'string' || request.body.trim() === '') {
         throw new EventRefused('invalid_request', 'the body must be application/secevent+jwt');
       }
-      await receive(request.body.trim());
+      const revoked = await receive(request.body.trim());
+      // Committed: now end what runs under the revoked credentials, on every instance.
+      if (revoked) await announceRevocation(events, revoked, request.log);
       request.log.info({ component: 'events' }, 'security event accepted');
       return reply.status(202).header('cache-control', 'no-store').send();
     });

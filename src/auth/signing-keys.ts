@@ -10,8 +10,11 @@
  * Rotation without invalidating live assertions (`rotateSigningKey`): a new generation is added
  * with an activation time; from then on it signs, while older keys stay published and accepted
  * until `retiresAt` = activation + ASSERTION_TTL, after which no assertion they signed is alive.
- * Instances read the table at start; activate far enough ahead for a rolling restart to publish
- * the new key everywhere before it signs anything.
+ * Every instance re-reads the table every SIGNING_KEYS_REFRESH_INTERVAL seconds (`refreshKeyRing`),
+ * so a rotation is published and a retired or deleted key stops verifying without a restart;
+ * a key is also refused from its `retiresAt` on, even before the next read. Activate a new key
+ * at least one refresh interval ahead, so every instance publishes it before anything it signs
+ * is presented.
  *
  * Private JWKs are sealed at rest (db/sealer.ts, bound to `signing_key:<kid>`).
  */
@@ -34,29 +37,48 @@ export interface LoadedKey {
   alg: AssertionAlg;
   generation: number;
   activatesAt: Date;
+  /** From then on the key neither signs nor verifies (null: no end planned). */
+  retiresAt: Date | null;
   privateJwk: JWK;
   publicJwk: JWK;
   key: CryptoKey | Uint8Array;
 }
 
 export class KeyRing {
-  readonly #keys: LoadedKey[];
+  #keys: LoadedKey[] = [];
+  #version = 0;
 
   constructor(keys: LoadedKey[]) {
+    this.replace(keys);
+  }
+
+  /** Changes whenever the keys are replaced (verifiers rebuild on it). */
+  get version() {
+    return this.#version;
+  }
+
+  /** Takes a fresh read of the keys (a rotation, a retirement, a deletion). */
+  replace(keys: LoadedKey[]) {
     if (keys.length === 0) throw new Error('no signing key available');
     this.#keys = [...keys].sort((a, b) => b.generation - a.generation);
+    this.#version++;
+  }
+
+  /** Keys not yet retired at `now`. */
+  #live(now: Date) {
+    return this.#keys.filter((key) => !key.retiresAt || key.retiresAt.getTime() > now.getTime());
   }
 
   /** The newest key that has become active (falls back to the oldest published one). */
   signingKey(now = new Date()): LoadedKey {
-    return (
-      this.#keys.find((key) => key.activatesAt.getTime() <= now.getTime()) ?? this.#keys.at(-1)!
-    );
+    const live = this.#live(now);
+    const keys = live.length ? live : this.#keys;
+    return keys.find((key) => key.activatesAt.getTime() <= now.getTime()) ?? keys.at(-1)!;
   }
 
-  /** Public JWKs of every published key (what verification accepts). */
-  publicJwks(): { keys: JWK[] } {
-    return { keys: this.#keys.map((key) => key.publicJwk) };
+  /** Public JWKs of every key not retired at `now` (what is published, and what verifies). */
+  publicJwks(now = new Date()): { keys: JWK[] } {
+    return { keys: this.#live(now).map((key) => key.publicJwk) };
   }
 
   /** Private JWKs for oidc-provider's `jwks` option; it publishes their public parts. */
@@ -80,7 +102,12 @@ function algOf(jwk: JWK): AssertionAlg {
   throw new Error(`unsupported signing key type for kid ${jwk.kid}`);
 }
 
-async function toLoaded(jwk: JWK, generation: number, activatesAt: Date): Promise<LoadedKey> {
+async function toLoaded(
+  jwk: JWK,
+  generation: number,
+  activatesAt: Date,
+  retiresAt: Date | null = null,
+): Promise<LoadedKey> {
   const alg = algOf(jwk);
   const privateJwk: JWK = { ...jwk, alg, use: 'sig' };
   return {
@@ -88,6 +115,7 @@ async function toLoaded(jwk: JWK, generation: number, activatesAt: Date): Promis
     alg,
     generation,
     activatesAt,
+    retiresAt,
     privateJwk,
     publicJwk: publicPart(privateJwk),
     key: await importJWK(privateJwk, alg),
@@ -116,6 +144,26 @@ interface KeyRow {
   generation: number;
   private_jwk: string;
   activates_at: Date;
+  retires_at: Date | null;
+}
+
+/** The keys in the table not yet retired at `now`. */
+async function readKeys(em: EntityManager, sealer: Sealer, now: Date): Promise<LoadedKey[]> {
+  const rows = await em.execute<KeyRow[]>(
+    `select kid, generation, private_jwk, activates_at, retires_at from signing_key
+     where retires_at is null or retires_at > ? order by generation desc`,
+    [now],
+  );
+  return Promise.all(
+    rows.map((row) =>
+      toLoaded(
+        JSON.parse(sealer.openText(row.private_jwk, signingKeyOwner(row.kid))) as JWK,
+        row.generation,
+        new Date(row.activates_at),
+        row.retires_at ? new Date(row.retires_at) : null,
+      ),
+    ),
+  );
 }
 
 /** Loads the key ring: from the environment when given, else from the database (creating one). */
@@ -134,32 +182,49 @@ export async function loadKeyRing(
     );
   }
   const first = await newPrivateJwk();
+  // Only into an empty table: once generation 1 has retired and been swept, a restart must not
+  // bring a new "generation 1" back.
   await em.execute(
     `insert into signing_key (kid, generation, alg, private_jwk, created_at, activates_at)
-     values (?, 1, ?, ?, ?, ?) on conflict do nothing`,
+     select ?, 1, ?, ?, ?, ? where not exists (select 1 from signing_key) on conflict do nothing`,
     [first.kid, defaultAlg, sealJwk(sealer, first), now, new Date(0)],
   );
-  const rows = await em.execute<KeyRow[]>(
-    `select kid, generation, private_jwk, activates_at from signing_key
-     where retires_at is null or retires_at > ? order by generation desc`,
-    [now],
+  return new KeyRing(await readKeys(em, sealer, now));
+}
+
+/**
+ * Re-reads the keys from the database into `ring` (keys given by environment never change).
+ * False when the table had no live key: the ring is kept (an operator mistake must not stop
+ * every sign-in), and the caller logs it.
+ */
+export async function refreshKeyRing(
+  em: EntityManager,
+  sealer: Sealer,
+  ring: KeyRing,
+  now = new Date(),
+) {
+  const keys = await readKeys(em, sealer, now);
+  if (keys.length === 0) return false;
+  ring.replace(keys);
+  return true;
+}
+
+/**
+ * Retires a key at once (a compromised key): from the next refresh on no instance publishes it,
+ * signs with it or accepts what it signed. Returns false when there is no such live key.
+ */
+export async function retireSigningKey(em: EntityManager, kid: string, now = new Date()) {
+  const rows = await em.execute<{ kid: string }[]>(
+    `update signing_key set retires_at = ? where kid = ? and (retires_at is null or retires_at > ?)
+     returning kid`,
+    [now, kid, now],
   );
-  return new KeyRing(
-    await Promise.all(
-      rows.map((row) =>
-        toLoaded(
-          JSON.parse(sealer.openText(row.private_jwk, signingKeyOwner(row.kid))) as JWK,
-          row.generation,
-          new Date(row.activates_at),
-        ),
-      ),
-    ),
-  );
+  return rows.length === 1;
 }
 
 /**
  * Adds the next key generation, signing from `activatesAt`; every older key stays published until
- * `activatesAt + assertionTtl`. Returns the new key id. Instances pick it up when they restart.
+ * `activatesAt + assertionTtl`. Returns the new key id. Instances pick it up at their next refresh.
  */
 export async function rotateSigningKey(
   em: EntityManager,

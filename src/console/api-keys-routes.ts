@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
+import { announceRevocation } from '../auth/revocation.ts';
 import {
   isEmailVerified,
   requireVerifiedAccount,
@@ -97,9 +98,10 @@ export function apiKeyConsoleRoutes(prefix: string) {
       async (request, reply) => {
         const user = request.user;
         if (!user) return signIn(reply);
-        if (!(await deleteApiKey(request.em, user.account.id, request.params.id))) {
-          throw new AppError('not_found', 'No such API key');
-        }
+        const deleted = await deleteApiKey(request.em, user.account.id, request.params.id);
+        if (deleted.length === 0) throw new AppError('not_found', 'No such API key');
+        // Deleted (with the keys it minted): end their open connections on every instance.
+        await announceRevocation(request.server.challenges.events, deleted, request.log);
         return reply.redirect(`${prefix}/api-keys`, 303);
       },
     );

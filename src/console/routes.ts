@@ -15,6 +15,7 @@ import { Background } from '../domain/context.ts';
 import { type AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
+import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
@@ -169,6 +170,7 @@ export function registerConsole(config: Config) {
     await app.register(claimRoutes(prefix));
     await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
+    await app.register(agentConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

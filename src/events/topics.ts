@@ -4,6 +4,9 @@
  * - `session:<sessionId>` — what a waiter on that session needs: a verdict arrived, the session
  *   moved to a new number, or it ended. Waiters and GraphQL subscriptions listen here.
  * - `account:<accountId>` — the account's session activity, for dashboards and webhooks.
+ * - `credential:revoked` — credentials that stopped being valid (published after the revocation
+ *   committed): every instance ends the subscriptions, streams and waits running under them
+ *   (src/auth/revocation.ts).
  *
  * Payloads carry ids and timestamps only, never a code, a link or a body: events may cross Redis,
  * and whoever wants the code must consume it from the database (which is what makes delivery
@@ -30,10 +33,22 @@ export type AccountEvent =
   | { type: 'session.closed'; sessionId: string; at: string }
   | { type: 'session.expired'; sessionId: string; at: string };
 
+/**
+ * Credentials revoked together: registration ids (`reg_…`, an agent and everything derived from
+ * it), API key ids (`key_…`, a key and the keys it minted) and access-token handles (`tok_…`, a
+ * digest of one token, never the token). Handles only: the event crosses Redis.
+ */
+export interface CredentialRevoked {
+  type: 'revoked';
+  credentials: string[];
+  at: string;
+}
+
 /** Routing key → [id, payload], the shape graphql-yoga's `createPubSub` takes. */
 export type Topics = {
   session: [sessionId: string, event: SessionEvent];
   account: [accountId: string, event: AccountEvent];
+  credential: [kind: 'revoked', event: CredentialRevoked];
 };
 
 export type TopicKey = keyof Topics;

@@ -28,6 +28,7 @@ export async function registerFaces(
   const graphql = createGraphQL(server, {
     orm: deps.db.orm,
     credentials: server.credentials,
+    revocations: server.revocations,
     services,
   });
   server.addHook('onClose', () => graphql.close());
@@ -38,9 +39,13 @@ export async function registerFaces(
 
   await server.register(
     mcpRoutes(
-      (mcp, principal) =>
-        installTools(mcp, principal, operations, (error) =>
-          server.log.error({ err: error }, 'unexpected MCP tool error'),
+      (mcp, principal, revoked) =>
+        installTools(
+          mcp,
+          principal,
+          operations,
+          (error) => server.log.error({ err: error }, 'unexpected MCP tool error'),
+          revoked,
         ),
       apiVersion,
     ),

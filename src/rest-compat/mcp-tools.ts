@@ -6,6 +6,9 @@
  * Waits: many MCP hosts cancel a tool call after about 60 seconds, so a wait is capped at
  * 50 seconds, reports progress every 10 seconds when the caller sent a progress token, and on
  * timeout says how to resume (call the same tool again with the same session_id).
+ *
+ * Revocation: a tool call whose credential is revoked while it runs (a wait) ends at once with an
+ * `unauthenticated` result, whatever the operation would have answered.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -63,19 +66,32 @@ export function installTools(
   principal: Principal,
   operations: SchemaOperations,
   logUnexpected: (error: unknown) => void,
+  revoked: AbortSignal = new AbortController().signal,
 ) {
   const run = <T>(
     document: keyof typeof documents,
     variables: Record<string, unknown>,
     signal?: AbortSignal,
-  ) => operations.run<T>(documents[document], principal, variables, signal);
+  ) =>
+    operations.run<T>(
+      documents[document],
+      principal,
+      variables,
+      signal ? AbortSignal.any([signal, revoked]) : revoked,
+    );
+  const revokedFailure = () =>
+    failure(
+      new AppError('unauthenticated', 'The credential was revoked while the request was running'),
+    );
 
   /** Runs a tool body; every failure is an `isError` result, and an unexpected one is masked. */
   const tool = <A>(body: (args: A, extra: ToolExtra) => Promise<unknown>) =>
     (async (args: { input: A }, extra: ToolExtra) => {
       try {
-        return text(await body(args.input, extra));
+        const result = await body(args.input, extra);
+        return revoked.aborted ? revokedFailure() : text(result);
       } catch (error) {
+        if (revoked.aborted) return revokedFailure();
         if (isAppError(error)) return failure(error);
         logUnexpected(error);
         return failure(new AppError('internal_error'));

@@ -10,10 +10,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateRequest } from '../auth/credentials.ts';
+import { authenticateRequest, revocationSignal } from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 
-export type ToolInstaller = (server: McpServer, principal: Principal) => void;
+/** Installs the tools for one request; `revoked` aborts if the credential is revoked meanwhile. */
+export type ToolInstaller = (server: McpServer, principal: Principal, revoked: AbortSignal) => void;
 
 export function mcpRoutes(install: ToolInstaller, version: string) {
   return async function mcpPlugin(app: FastifyInstance) {
@@ -25,7 +26,7 @@ export function mcpRoutes(install: ToolInstaller, version: string) {
           instructions: 'Open a challenge session, then wait for its verdict.',
         },
       );
-      install(server, request.principal!);
+      install(server, request.principal!, revocationSignal(request, reply));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
       reply.raw.on('close', () => {

@@ -7,7 +7,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DocumentNode } from 'graphql';
 import type { z } from 'zod';
-import { authenticateRequest, insufficientScopeChallenge } from '../auth/credentials.ts';
+import {
+  authenticateRequest,
+  insufficientScopeChallenge,
+  revocationSignal,
+  withChallenge,
+} from '../auth/credentials.ts';
 import type { Scope } from '../auth/principal.ts';
 import { AppError, validate } from '../errors/index.ts';
 import type { SchemaOperations } from './operations.ts';
@@ -69,17 +74,21 @@ export function registerRestRoutes(
         }
         const abort = new AbortController();
         reply.raw.on('close', () => abort.abort());
+        // A credential revoked while the request runs (a wait) ends it with 401 at once.
+        const revoked = revocationSignal(request, reply);
         try {
           const data = await operations.run(
             route.operation,
             request.principal!,
             route.variables(input),
-            abort.signal,
+            AbortSignal.any([abort.signal, revoked]),
           );
+          if (revoked.aborted) throw request.server.credentials.revoked();
           // Answers can carry codes, links and key secrets: never stored by a cache.
           reply.header('cache-control', 'no-store');
           return reply.status(route.status ?? 200).send(route.result(data));
         } catch (error) {
+          if (revoked.aborted) throw withChallenge(reply, request.server.credentials.revoked());
           throw scopeChallenge(reply, error);
         }
       },

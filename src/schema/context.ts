@@ -20,6 +20,8 @@ export interface GraphQLContext {
   services: Services;
   /** Aborted when the caller goes away (long waits stop early). */
   signal?: AbortSignal;
+  /** HTTP and SSE: aborted when the caller's credential is revoked (src/auth/revocation.ts). */
+  revoked?: AbortSignal;
 }
 
 /** The domain context of this operation: the shared deps with the operation's own fork. */

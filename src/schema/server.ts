@@ -6,9 +6,17 @@
  * Credentials: HTTP requests carry `Authorization: Bearer …` or `x-api-key` and are refused with
  * 401 and the spec's `WWW-Authenticate` before GraphQL runs; WebSocket clients send them in the
  * `connection_init` payload (`{authorization}` or `{"x-api-key"}`) and a bad one closes the
- * socket with 4403. A socket re-checks its credential periodically, so a revoked token or key
- * stops receiving events; a check that cannot run (database down) is not a refusal: the socket
- * stays open (or, at connect, closes with 1013 so the client retries).
+ * socket with 4403 (graphql-ws's refusal of `connection_init`). A credential that cannot be
+ * checked (database down) is not a refused one: at connect the socket closes with 1013 so the
+ * client retries, and an open socket stays open.
+ *
+ * Revocation (src/auth/revocation.ts): when the credential of an open socket is revoked, on any
+ * instance, the socket is closed at once with 4401 `Unauthorized` — graphql-ws's code for "not
+ * authenticated", which its client treats as final instead of reconnecting in a loop with a
+ * credential that can never work again. Every operation sent on a socket re-checks the credential
+ * first, so nothing (say, minting an API key) runs under a revoked one even before the event
+ * arrives. An SSE stream whose credential is revoked receives one `unauthenticated` error and
+ * completes; a query or mutation blocked in a wait answers 401.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
@@ -23,10 +31,16 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import type { Credentials } from '../auth/credentials.ts';
-import { authenticateRequest, CredentialError } from '../auth/credentials.ts';
+import {
+  authenticateRequest,
+  CredentialError,
+  type Credentials,
+  revocationSignal,
+  withChallenge,
+} from '../auth/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
-import { isDependencyUnavailable } from '../errors/index.ts';
+import type { RevocationWatch } from '../auth/revocation.ts';
+import { AppError, isDependencyUnavailable } from '../errors/index.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
 import { schema } from './index.ts';
@@ -36,8 +50,7 @@ export interface GraphQLDeps {
   orm: MikroORM;
   credentials: Credentials;
   services: Services;
-  /** How often an open WebSocket re-checks its credential, in milliseconds. */
-  recheckInterval?: number;
+  revocations: RevocationWatch;
 }
 
 /** The largest WebSocket message a client may send, in bytes. */
@@ -45,7 +58,19 @@ export const WS_MAX_PAYLOAD = 64 * 1024;
 
 interface ServerContext {
   principal: Principal | null;
+  /** Aborted when the HTTP request's credential is revoked (WebSockets close instead). */
+  revoked?: AbortSignal;
 }
+
+/** graphql-ws close code for a credential revoked while the socket is open. */
+export const revokedCloseCode = 4401;
+const revokedCloseReason = 'Unauthorized: the credential was revoked';
+
+const revokedError = () =>
+  new GraphQLError('The credential was revoked', {
+    originalError: new AppError('unauthenticated', 'The credential was revoked'),
+    extensions: { code: 'unauthenticated' },
+  });
 
 export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
   const yoga = createYoga<ServerContext, GraphQLContext>({
@@ -55,19 +80,21 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     graphiql: false,
     landingPage: false,
     batching: false,
-    plugins: [stableValidation],
+    plugins: [stableValidation, endOnRevocation],
     maskedErrors: {
       maskError: (error) => {
         if (isUnexpected(error)) server.log.error({ err: error }, 'unexpected GraphQL error');
         return maskError(error);
       },
     },
-    context: ({ principal, request }): GraphQLContext => ({
+    context: ({ principal, request, revoked }): GraphQLContext => ({
       principal,
       em: deps.orm.em.fork() as EntityManager,
       services: deps.services,
-      // Over HTTP (and SSE), a client that goes away stops its waits and subscriptions.
-      signal: request?.signal,
+      // Over HTTP (and SSE), a client that goes away, or whose credential is revoked, stops its
+      // waits and subscriptions.
+      signal: request && revoked ? AbortSignal.any([request.signal, revoked]) : request?.signal,
+      revoked,
     }),
   });
 
@@ -76,9 +103,18 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     method: ['GET', 'POST'],
     preHandler: authenticateRequest,
     handler: async (request, reply) => {
+      const revoked = revocationSignal(request, reply);
       const response = await yoga.handleNodeRequestAndResponse(request, reply, {
         principal: request.principal,
+        revoked,
       });
+      // A query or mutation cut short by a revocation (a wait) answers 401, not its partial
+      // result; a stream has started and ends itself (endOnRevocation).
+      const streaming = /^text\/event-stream/.test(response.headers.get('content-type') ?? '');
+      if (revoked.aborted && !streaming) {
+        await response.body?.cancel();
+        throw withChallenge(reply, request.server.credentials.revoked());
+      }
       for (const [key, value] of response.headers) reply.header(key, value);
       reply.status(response.status);
       return reply.send(response.body);
@@ -94,10 +130,14 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     maxPayload: WS_MAX_PAYLOAD,
     perMessageDeflate: false,
   });
-  const recheck = deps.recheckInterval ?? 30_000;
   const sockets = useServer<
     Record<string, unknown> | undefined,
-    { principal?: Principal; timer?: NodeJS.Timeout; operations?: Map<string, AbortController> }
+    {
+      principal?: Principal;
+      credential?: { authorization?: string; apiKey?: string };
+      release?: () => void;
+      operations?: Map<string, AbortController>;
+    }
   >(
     {
       // A socket that does not authenticate in time is closed with 4408.
@@ -109,8 +149,9 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
             typeof params.authorization === 'string' ? params.authorization : undefined,
           apiKey: typeof params['x-api-key'] === 'string' ? params['x-api-key'] : undefined,
         };
+        let principal: Principal;
         try {
-          ctx.extra.principal = await deps.credentials.authenticate(credential);
+          principal = await deps.credentials.authenticate(credential);
         } catch (error) {
           if (error instanceof CredentialError) return false;
           // A credential that could not be checked (database down) is not a refused one: close
@@ -125,21 +166,17 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
           }
           return false;
         }
-        ctx.extra.timer = setInterval(async () => {
-          try {
-            await deps.credentials.authenticate(credential);
-          } catch (error) {
-            // Only a definite refusal (revoked, expired) closes the socket; a re-check that could
-            // not run (database down) keeps the subscriptions open and is tried again next time.
-            if (error instanceof CredentialError) ctx.extra.socket.close(4403, 'Forbidden');
-            else server.log.warn({ err: error }, 'WebSocket credential re-check failed');
-          }
-        }, recheck);
-        ctx.extra.timer.unref();
+        ctx.extra.principal = principal;
+        ctx.extra.credential = credential;
+        ctx.extra.release = deps.revocations.watch(principal, () =>
+          ctx.extra.socket.close(revokedCloseCode, revokedCloseReason),
+        );
+        // The socket may have closed while we were authenticating.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) ctx.extra.release();
         return true;
       },
       onClose: (ctx) => {
-        clearInterval(ctx.extra.timer);
+        ctx.extra.release?.();
         for (const abort of ctx.extra.operations?.values() ?? []) abort.abort();
       },
       execute: (args) =>
@@ -147,6 +184,17 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
       subscribe: (args) =>
         (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
       onSubscribe: async (ctx, id, payload) => {
+        // Every operation re-checks the credential: a revocation whose event has not arrived
+        // yet must not let anything run (such as minting an API key).
+        try {
+          await deps.credentials.authenticate(ctx.extra.credential ?? {});
+        } catch (error) {
+          // Only a refused credential ends the socket; an unreachable database fails this
+          // operation and leaves the socket (and its other subscriptions) open.
+          if (!(error instanceof CredentialError)) return [maskError(error)];
+          ctx.extra.socket.close(revokedCloseCode, revokedCloseReason);
+          return [revokedError()];
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
@@ -205,6 +253,43 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Ends a subscription over SSE when the request's credential is revoked: one last result with an
+ * `unauthenticated` error, then the stream completes (yoga then sends `event: complete`).
+ */
+const endOnRevocation: Plugin<GraphQLContext> = {
+  onSubscribe: ({ args }) => ({
+    onSubscribeResult: ({ result, setResult }) => {
+      const revoked = (args.contextValue as GraphQLContext).revoked;
+      if (!revoked || !(Symbol.asyncIterator in result)) return;
+      setResult(untilRevoked(result, revoked));
+    },
+  }),
+};
+
+async function* untilRevoked<T>(source: AsyncIterable<T>, revoked: AbortSignal) {
+  const iterator = source[Symbol.asyncIterator]();
+  const ended = new Promise<'revoked'>((resolve) => {
+    if (revoked.aborted) resolve('revoked');
+    else revoked.addEventListener('abort', () => resolve('revoked'), { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), ended]);
+      if (next === 'revoked') {
+        yield { errors: [revokedError()] } as T;
+        return;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Not awaited: a source blocked in a wait finishes on its own signal (the context's, which
+    // the revocation aborts too); the stream must not wait for it.
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
 }
 
 /**

@@ -11,7 +11,19 @@ describe('authentication configuration', () => {
       serviceAuthEnabled: true,
       identitySigningKeys: undefined,
       authSweepInterval: 60,
+      credentialRecheckInterval: 30,
+      signingKeysRefreshInterval: 10,
     });
+  });
+
+  test.each([
+    ['CREDENTIAL_RECHECK_INTERVAL', '0'],
+    ['CREDENTIAL_RECHECK_INTERVAL', 'soon'],
+    ['SIGNING_KEYS_REFRESH_INTERVAL', '-5'],
+    ['SIGNING_KEYS_REFRESH_INTERVAL', '1.5'],
+  ])('%s=%s stops the start with a ConfigError naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
   });
 
   test('EVENTS_TRUSTED_ISSUERS accepts issuers with a jwks_uri or inline jwks', () => {

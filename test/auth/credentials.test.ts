@@ -118,6 +118,8 @@ describe('authenticate()', () => {
       credentialId: agent.registration.registration_id,
       agentId: agent.registration.registration_id,
       scopes: new Set(['sessions:write', 'sessions:read', 'otp:read', 'usage:read', 'keys:manage']),
+      // What revokes it: the registration, or this very token (a digest, never the token).
+      lineage: [agent.registration.registration_id, expect.stringMatching(/^tok_[0-9a-f]{64}$/)],
     });
   });
 

@@ -7,8 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { rotate } from '../../src/auth/rotate-signing-key.ts';
-import { loadKeyRing } from '../../src/auth/signing-keys.ts';
+import { retire, rotate } from '../../src/auth/rotate-signing-key.ts';
+import {
+  loadKeyRing,
+  refreshKeyRing,
+  retireSigningKey,
+  rotateSigningKey,
+} from '../../src/auth/signing-keys.ts';
 import { sweepOnce } from '../../src/auth/sweeper.ts';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { claimedAgent, email, get, jwtBearer, token } from './support.ts';
@@ -131,5 +136,74 @@ describe('keys given by environment (IDENTITY_SIGNING_KEYS)', () => {
     expect(
       await t.app.db.orm.em.fork().getConnection().execute('select kid from signing_key'),
     ).toEqual([]);
+  });
+});
+
+describe('retirement without a restart (issue 11 §3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Re-read every second, so the running instance is seen picking changes up by itself.
+    t = await startTestApp({ env: { SIGNING_KEYS_REFRESH_INTERVAL: '1' } });
+  });
+  afterAll(() => t?.stop());
+
+  const publishedKids = async () =>
+    ((await get(`${t.baseUrl}/oauth2/jwks`)).body.keys as { kid: string }[])
+      .map((k) => k.kid)
+      .sort();
+
+  test('a retired key leaves jwks_uri and its assertions stop refreshing, while the new key serves', async () => {
+    const oldKid = t.app.server.agentAuth.keys.signingKey().kid;
+    const agent = await claimedAgent(t, email('retired'));
+    const em = t.app.db.orm.em.fork();
+    const newKid = await rotateSigningKey(em, t.app.db.sealer, { assertionTtl: 3600 });
+    // The running instance publishes the new key and signs with it, with no restart.
+    await expect.poll(publishedKids, { timeout: 5000 }).toEqual([oldKid, newKid].sort());
+    expect(t.app.server.agentAuth.keys.signingKey().kid).toBe(newKid);
+    expect((await token(t, { grant_type: jwtBearer, assertion: agent.assertion })).status).toBe(
+      200,
+    );
+
+    // The old key is compromised: retired now, on the running instance.
+    expect(await retireSigningKey(em, oldKid)).toBe(true);
+    await expect.poll(publishedKids, { timeout: 5000 }).toEqual([newKid]);
+    const refused = await token(t, { grant_type: jwtBearer, assertion: agent.assertion });
+    expect(refused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the identity assertion is not valid',
+    });
+    const fresh = await claimedAgent(t, email('after-retirement'));
+    expect(decodeProtectedHeader(fresh.assertion).kid).toBe(newKid);
+    expect((await token(t, { grant_type: jwtBearer, assertion: fresh.assertion })).status).toBe(
+      200,
+    );
+  });
+
+  test('a key stops verifying at its retirement time, before the keys are even re-read', async () => {
+    const agent = await claimedAgent(t, email('retires-later'));
+    const kid = decodeProtectedHeader(agent.assertion).kid!;
+    const retiresAt = new Date(Date.now() + 3600_000);
+    await t.app.db.orm.em
+      .fork()
+      .getConnection()
+      .execute('update signing_key set retires_at = ? where kid = ?', [retiresAt, kid]);
+    await refreshKeyRing(t.app.db.orm.em.fork(), t.app.db.sealer, t.app.server.agentAuth.keys);
+    const { assertions } = t.app.server.agentAuth;
+    await expect(assertions.verify(agent.assertion)).resolves.toMatchObject({
+      registrationId: agent.registration.registration_id,
+    });
+    // An hour later the assertion itself is still unexpired (ASSERTION_TTL), but its key is not.
+    await expect(
+      assertions.verify(agent.assertion, new Date(retiresAt.getTime() + 1000)),
+    ).rejects.toThrow('the identity assertion is not valid');
+  });
+
+  test('the retire command refuses environment-given keys and a missing kid', async () => {
+    await expect(
+      retire(['--retire', 'k'], {
+        IDENTITY_SIGNING_KEYS: '[{"kty":"EC","crv":"P-256","d":"x","kid":"k"}]',
+      }),
+    ).rejects.toThrow('IDENTITY_SIGNING_KEYS is set');
+    await expect(retire(['--retire'], {})).rejects.toThrow('--retire takes the kid of a key');
   });
 });

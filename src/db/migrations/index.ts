@@ -8,12 +8,14 @@ import { Migration20261122050650_foundation } from './20261122050650-foundation.
 import { Migration20261122052418_agent_auth } from './20261122052418-agent-auth.ts';
 import { Migration20261122052852_challenge_sessions } from './20261122052852-challenge-sessions.ts';
 import { Migration20261125100100_email_verification } from './20261125100100-email-verification.ts';
+import { Migration20261125100200_key_lineage } from './20261125100200-key-lineage.ts';
 
 const classes = [
   Migration20261122050650_foundation,
   Migration20261122052418_agent_auth,
   Migration20261122052852_challenge_sessions,
   Migration20261125100100_email_verification,
+  Migration20261125100200_key_lineage,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({

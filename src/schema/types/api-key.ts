@@ -7,6 +7,7 @@ import {
   viewOf,
 } from '../../auth/api-keys.ts';
 import { type Scope, scopes } from '../../auth/principal.ts';
+import { announceRevocation } from '../../auth/revocation.ts';
 import { AppError } from '../../errors/index.ts';
 import { builder } from '../builder.ts';
 
@@ -109,13 +110,14 @@ builder.mutationFields((t) => ({
   deleteApiKey: t.field({
     type: 'Boolean',
     description:
-      'Deletes an API key of the account; it stops working at once. Needs `keys:manage`.',
+      'Deletes an API key of the account and every key it minted; they stop working at once, and their open subscriptions, streams and waits end. Needs `keys:manage`.',
     authScopes: { scope: 'keys:manage' },
     args: { id: t.arg.id({ required: true, description: 'The key id (`key_…`).' }) },
     resolve: async (_root, args, context) => {
-      if (!(await deleteApiKey(context.em, context.principal!.accountId, String(args.id)))) {
-        throw new AppError('not_found', 'No such API key');
-      }
+      const deleted = await deleteApiKey(context.em, context.principal!.accountId, String(args.id));
+      if (deleted.length === 0) throw new AppError('not_found', 'No such API key');
+      const { events, log } = context.services.challenge;
+      await announceRevocation(events, deleted, log);
       return true;
     },
   }),

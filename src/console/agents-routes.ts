@@ -1,0 +1,69 @@
+/**
+ * The console's agents routes: list the account's agents and disconnect one. Disconnecting
+ * revokes the registration, its tokens and its whole key lineage in one transaction, then
+ * announces it, so the agent's open subscriptions, streams and waits end on every instance
+ * (src/auth/revocation.ts). Another account's agent id is `not_found`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { revokeRegistration } from '../auth/registrations.ts';
+import { announceRevocation } from '../auth/revocation.ts';
+import { AgentRegistration } from '../entities/agent-registration.ts';
+import type { User } from '../entities/user.ts';
+import { AppError } from '../errors/index.ts';
+import { agentsPage } from './agents-page.ts';
+
+export function agentConsoleRoutes(prefix: string) {
+  return async function agents(app: FastifyInstance) {
+    const signIn = (reply: FastifyReply) =>
+      reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/agents`)}`, 303);
+
+    const show = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      user: User,
+      notice?: string,
+    ) =>
+      reply
+        .status(200)
+        .type('text/html; charset=utf-8')
+        .send(
+          agentsPage({
+            chrome: { prefix, signedInAs: { email: user.email, csrf: reply.generateCsrf() } },
+            csrf: reply.generateCsrf(),
+            agents: await request.em.find(
+              AgentRegistration,
+              { account: user.account.id, status: { $in: ['claimed', 'revoked'] } },
+              { orderBy: { createdAt: 'desc', id: 'asc' }, limit: 500 },
+            ),
+            ...(notice ? { notice } : {}),
+          }),
+        );
+
+    app.get('/agents', async (request, reply) => {
+      if (!request.user) return signIn(reply);
+      return show(request, reply, request.user);
+    });
+
+    app.post<{ Params: { id: string } }>(
+      '/agents/:id/disconnect',
+      { preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const user = request.user;
+        if (!user) return signIn(reply);
+        const revoked = await revokeRegistration(
+          request.em,
+          request.params.id,
+          new Date(),
+          user.account.id,
+        );
+        if (!revoked) throw new AppError('not_found', 'No such connected agent');
+        await announceRevocation(request.server.challenges.events, revoked, request.log);
+        request.log.info(
+          { registrationId: request.params.id },
+          'agent disconnected in the console',
+        );
+        return show(request, reply, user, 'Agent disconnected.');
+      },
+    );
+  };
+}
