@@ -24,6 +24,7 @@ import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { sendProblem, toAppError } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
+import { MailReader } from './ingest/email/mail-reader.ts';
 import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
@@ -71,10 +72,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: (message) => logger.info({ component: 'orm' }, message),
   });
   let started: ChallengeRuntime | undefined;
+  // Inbound email is parsed and extracted off the event loop, in this pool of workers.
+  const mailReader = new MailReader({
+    threads: config.extractionThreads,
+    budgetMs: config.extractionBudgetMs,
+    log: logger,
+  });
   try {
     const runtime = await startChallengeRuntime(config, db.orm, logger);
     started = runtime;
-    const server = await composeServer(config, db, logger, runtime.deps);
+    const server = await composeServer(config, db, logger, runtime.deps, mailReader);
     let smtp: SmtpListener | undefined;
     return {
       server,
@@ -87,7 +94,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       async start(port = config.port) {
         await server.listen({ port, host: config.host });
         const address = server.server.address() as AddressInfo;
-        smtp = await startSmtpListener(config, runtime.deps);
+        await mailReader.warmUp();
+        smtp = await startSmtpListener(config, runtime.deps, mailReader);
         return {
           port: address.port,
           url: `http://${config.host}:${address.port}`,
@@ -99,11 +107,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         runtime.deps.waiters.close();
         await server.close();
         await smtp?.close();
+        await mailReader.close();
         await runtime.stop();
         await db.close();
       },
     };
   } catch (error) {
+    await mailReader.close();
     await started?.stop();
     await db.close();
     throw error;
@@ -115,6 +125,7 @@ async function composeServer(
   db: Database,
   logger: Logger,
   challenges: ChallengeDeps,
+  mailReader: MailReader,
 ) {
   const cookieSecret = await serverSecret(db.orm.em.fork(), 'cookie-signing');
   const server = Fastify({
@@ -162,7 +173,7 @@ async function composeServer(
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
   registerHealth(server, db.orm);
-  registerMetrics(server);
+  registerMetrics(server).registerMetric(mailReader.histogram);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

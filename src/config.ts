@@ -4,6 +4,7 @@
  * Every variable of `shared/spec/decisions.md` lives here with its default. A bad value stops the
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
@@ -98,11 +99,16 @@ const envSchema = z.object({
     .number()
     .int()
     .min(1024)
+    .max(1024 * 1024, 'must be at most 1048576 (1 MiB): the extraction budget is sized for it')
     .default(1024 * 1024),
   FREE_TIER_MONTHLY_SESSIONS: z.coerce.number().int().min(0).default(100),
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // --- Inbound mail hardening (issue 11, ingest): SMTP clients, the extraction pool and budget.
+  SMTP_MAX_CLIENTS: z.coerce.number().int().positive().default(32),
+  EXTRACTION_THREADS: z.coerce.number().int().positive().max(64).optional(),
+  EXTRACTION_BUDGET_MS: z.coerce.number().int().positive().max(60_000).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +168,13 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // --- Inbound mail hardening (issue 11, ingest).
+  /** SMTP_MAX_CLIENTS: SMTP connections at once; the next is greeted with 421 and closed. */
+  smtpMaxClients: number;
+  /** EXTRACTION_THREADS: worker threads parsing and extracting inbound email (default: cores). */
+  extractionThreads: number;
+  /** EXTRACTION_BUDGET_MS: time one email may run in a worker before it is stored as "no code". */
+  extractionBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +311,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // --- Inbound mail hardening (issue 11, ingest).
+    smtpMaxClients: env.SMTP_MAX_CLIENTS,
+    extractionThreads: env.EXTRACTION_THREADS ?? availableParallelism(),
+    extractionBudgetMs: env.EXTRACTION_BUDGET_MS,
   };
 }
