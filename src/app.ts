@@ -65,19 +65,28 @@ export interface App {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const logger = pino(loggerOptions(config.logLevel), options.logDestination ?? process.stdout);
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedInMemory: options.embeddedInMemory,
-    log: (message) => logger.info({ component: 'orm' }, message),
-  });
-  let started: ChallengeRuntime | undefined;
-  // Inbound email is parsed and extracted off the event loop, in this pool of workers.
+  // Inbound email is parsed and extracted off the event loop, in this pool of workers; they load
+  // their modules while the database opens, and start() waits for them before SMTP listens.
   const mailReader = new MailReader({
     threads: config.extractionThreads,
     budgetMs: config.extractionBudgetMs,
     log: logger,
   });
+  const warm = mailReader.warmUp();
+  warm.catch(() => {}); // Reported by start(); not an unhandled rejection before it is awaited.
+  let db: Database;
+  try {
+    db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      embeddedInMemory: options.embeddedInMemory,
+      log: (message) => logger.info({ component: 'orm' }, message),
+    });
+  } catch (error) {
+    await mailReader.close();
+    throw error;
+  }
+  let started: ChallengeRuntime | undefined;
   try {
     const runtime = await startChallengeRuntime(config, db.orm, logger);
     started = runtime;
@@ -94,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       async start(port = config.port) {
         await server.listen({ port, host: config.host });
         const address = server.server.address() as AddressInfo;
-        await mailReader.warmUp();
+        await warm;
         smtp = await startSmtpListener(config, runtime.deps, mailReader);
         return {
           port: address.port,

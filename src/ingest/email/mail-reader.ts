@@ -6,7 +6,7 @@
  * block the event loop for seconds, freezing `/healthz`, every wait and every other verdict
  * (issue 11). Here the worst a message can do is hold one worker for EXTRACTION_BUDGET_MS.
  *
- * - The pool has EXTRACTION_THREADS workers (the cores by default), all kept warm; tasks beyond
+ * - The pool has up to EXTRACTION_THREADS workers (the cores by default), one kept warm; tasks beyond
  *   that queue, and the queue is bounded by SMTP_MAX_CLIENTS (one message per connection at a time).
  * - The budget starts when the worker starts the message (it says so on a port): queueing behind
  *   other mail does not count. Past the budget the worker is terminated (tinypool replaces it) and
@@ -66,8 +66,9 @@ export class MailReader {
     this.#log = options.log;
     this.#pool = new Tinypool({
       filename: new URL('./mail-worker.ts', import.meta.url).href,
-      // All warm: a worker spawned during an attack would first spend ~1 s loading modules.
-      minThreads: this.threads,
+      // One always warm (its modules cost ~0.4 s of CPU to load); the others start when mail
+      // queues and stay for a minute. Loading is not counted in any message's budget.
+      minThreads: 1,
       maxThreads: this.threads,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
@@ -75,22 +76,19 @@ export class MailReader {
   }
 
   /**
-   * Resolves once every worker has loaded the parser and the extractor and read a message, so the
-   * first real mail (perhaps during an attack) waits for no module loading; rejects when the worker
-   * module cannot load, which start-up should report rather than the first email.
+   * Resolves once the warm worker has loaded the parser and the extractor and read a message, so
+   * the first real mail waits for no module loading; rejects when the worker module cannot load,
+   * which start-up should report rather than the first email.
    */
   async warmUp(): Promise<void> {
-    const warm = async () => {
-      const { port1, port2 } = new MessageChannel();
-      try {
-        const task: MailTask = { raw: WARM_UP_MESSAGE, started: port2 };
-        const outcome: MailOutcome = await this.#pool.run(task, { transferList: [port2] });
-        if (outcome.kind !== 'read') throw new Error('the mail worker could not read a message');
-      } finally {
-        port1.close();
-      }
-    };
-    await Promise.all(Array.from({ length: this.threads }, warm));
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const task: MailTask = { raw: WARM_UP_MESSAGE, started: port2 };
+      const outcome: MailOutcome = await this.#pool.run(task, { transferList: [port2] });
+      if (outcome.kind !== 'read') throw new Error('the mail worker could not read a message');
+    } finally {
+      port1.close();
+    }
   }
 
   /** Parses and extracts `raw` in a worker; rejects only when the pool itself fails. */
