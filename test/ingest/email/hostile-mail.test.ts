@@ -99,6 +99,13 @@ describe('hostile inbound mail (issue 11)', () => {
     const waits = [mailVictim, smsVictim].map(({ principal, session }) =>
       waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 20 }),
     );
+    // The machine's own jitter (shared, loaded CI cores), measured the same way with no mail in
+    // flight: the contract's 200 ms is asserted on top of it, so an overloaded machine does not
+    // fail the test while the old behaviour (the loop blocked 10-19 s) still fails it.
+    const idle = await slowestHealthz(
+      t.baseUrl,
+      new Promise((resolve) => setTimeout(resolve, 600)),
+    );
     const attacker = 'attacker@evil.example';
     const divs = await compose({
       from: attacker,
@@ -148,7 +155,7 @@ describe('hostile inbound mail (issue 11)', () => {
     const [divsInfo, parensInfo] = await hostile;
     expect(divsInfo.accepted).toEqual([target.session.inboxAddress]);
     expect(parensInfo.accepted).toEqual([bomb.session.inboxAddress]);
-    expect(await slowest).toBeLessThan(200);
+    expect(await slowest).toBeLessThan(200 + idle);
     // Both were read within the budget, so their codes were found.
     for (const [{ principal, session }, code] of [
       [target, '482913'],
