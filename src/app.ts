@@ -26,6 +26,7 @@ import { sendProblem, toAppError } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
 import { transportLimits } from './http/transport-limits.ts';
 import { trustProxyOption } from './http/trust-proxy.ts';
+import { MailReader } from './ingest/email/mail-reader.ts';
 import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
@@ -66,19 +67,34 @@ export interface App {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const logger = pino(loggerOptions(config.logLevel), options.logDestination ?? process.stdout);
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedInMemory: options.embeddedInMemory,
-    log: (message) => logger.info({ component: 'orm' }, message),
-    connectTimeout: config.databaseConnectTimeout,
-    sealingKeys: config.secretsKey,
+  // Inbound email is parsed and extracted off the event loop, in this pool of workers; they load
+  // their modules while the database opens, and start() waits for them before SMTP listens.
+  const mailReader = new MailReader({
+    threads: config.extractionThreads,
+    budgetMs: config.extractionBudgetMs,
+    log: logger,
   });
+  const warm = mailReader.warmUp();
+  warm.catch(() => {}); // Reported by start(); not an unhandled rejection before it is awaited.
+  let db: Database;
+  try {
+    db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      embeddedInMemory: options.embeddedInMemory,
+      log: (message) => logger.info({ component: 'orm' }, message),
+      connectTimeout: config.databaseConnectTimeout,
+      sealingKeys: config.secretsKey,
+    });
+  } catch (error) {
+    await mailReader.close();
+    throw error;
+  }
   let started: ChallengeRuntime | undefined;
   try {
     const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer);
     started = runtime;
-    const server = await composeServer(config, db, logger, runtime.deps);
+    const server = await composeServer(config, db, logger, runtime.deps, mailReader);
     let smtp: SmtpListener | undefined;
     return {
       server,
@@ -91,7 +107,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       async start(port = config.port) {
         await server.listen({ port, host: config.host });
         const address = server.server.address() as AddressInfo;
-        smtp = await startSmtpListener(config, runtime.deps);
+        await warm;
+        smtp = await startSmtpListener(config, runtime.deps, mailReader);
         return {
           port: address.port,
           url: `http://${config.host}:${address.port}`,
@@ -103,11 +120,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         runtime.deps.waiters.close();
         await server.close();
         await smtp?.close();
+        await mailReader.close();
         await runtime.stop();
         await db.close();
       },
     };
   } catch (error) {
+    await mailReader.close();
     await started?.stop();
     await db.close();
     throw error;
@@ -119,6 +138,7 @@ async function composeServer(
   db: Database,
   logger: Logger,
   challenges: ChallengeDeps,
+  mailReader: MailReader,
 ) {
   const cookieSecret = await serverSecret(db.orm.em.fork(), db.sealer, 'cookie-signing');
   const server = Fastify({
@@ -171,7 +191,7 @@ async function composeServer(
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
   registerHealth(server, db.orm, { redisUrl: config.redisUrl });
-  registerMetrics(server);
+  registerMetrics(server).registerMetric(mailReader.histogram);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger, events: challenges.events });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

@@ -4,6 +4,7 @@
  * Every variable of `shared/spec/decisions.md` lives here with its default. A bad value stops the
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
@@ -111,6 +112,7 @@ const envSchema = z.object({
     .number()
     .int()
     .min(1024)
+    .max(1024 * 1024, 'must be at most 1048576 (1 MiB): the extraction budget is sized for it')
     .default(1024 * 1024),
   FREE_TIER_MONTHLY_SESSIONS: z.coerce.number().int().min(0).default(100),
   TARGET_POLICY_EXTRA: domainList.optional(),
@@ -147,6 +149,10 @@ const envSchema = z.object({
   // Revocation reaching open connections (src/auth/revocation.ts, src/auth/signing-keys.ts).
   CREDENTIAL_RECHECK_INTERVAL: seconds.default(30),
   SIGNING_KEYS_REFRESH_INTERVAL: seconds.default(10),
+  // --- Inbound mail hardening (issue 11, ingest): SMTP clients, the extraction pool and budget.
+  SMTP_MAX_CLIENTS: z.coerce.number().int().positive().default(32),
+  EXTRACTION_THREADS: z.coerce.number().int().positive().max(64).optional(),
+  EXTRACTION_BUDGET_MS: z.coerce.number().int().positive().max(60_000).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -233,6 +239,13 @@ export interface Config {
   credentialRecheckInterval: number;
   /** SIGNING_KEYS_REFRESH_INTERVAL: seconds between re-reads of the signing keys (rotation, retirement). */
   signingKeysRefreshInterval: number;
+  // --- Inbound mail hardening (issue 11, ingest).
+  /** SMTP_MAX_CLIENTS: SMTP connections at once; the next is greeted with 421 and closed. */
+  smtpMaxClients: number;
+  /** EXTRACTION_THREADS: worker threads parsing and extracting inbound email (default: cores). */
+  extractionThreads: number;
+  /** EXTRACTION_BUDGET_MS: time one email may run in a worker before it is stored as "no code". */
+  extractionBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -390,5 +403,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Revocation reaching open connections.
     credentialRecheckInterval: env.CREDENTIAL_RECHECK_INTERVAL,
     signingKeysRefreshInterval: env.SIGNING_KEYS_REFRESH_INTERVAL,
+    // --- Inbound mail hardening (issue 11, ingest).
+    smtpMaxClients: env.SMTP_MAX_CLIENTS,
+    extractionThreads: env.EXTRACTION_THREADS ?? availableParallelism(),
+    extractionBudgetMs: env.EXTRACTION_BUDGET_MS,
   };
 }

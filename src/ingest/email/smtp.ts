@@ -1,22 +1,29 @@
 /**
- * The inbound SMTP listener (smtp-server) on SMTP_PORT, parsing with mailparser's `simpleParser`.
+ * The inbound SMTP listener (smtp-server) on SMTP_PORT; each message is parsed and searched for its
+ * code or link once, by the mail reader's worker pool (mail-reader.ts), then stored per recipient.
  *
  * - `RCPT TO` is accepted only for the inbox address of an active, unexpired session at
  *   INBOUND_EMAIL_DOMAIN; anything else is `550` (so unknown mail is refused during the
  *   conversation, not bounced later).
  * - Messages larger than SMTP_MAX_MESSAGE_BYTES are refused (`SIZE` is advertised; `552`).
+ * - At most SMTP_MAX_CLIENTS connections at once; the next one is greeted with `421` and closed.
+ * - A message mailparser cannot parse gets a permanent `554` (retrying cannot help, and a `451`
+ *   would make the sender retry it forever); one that runs out of the extraction budget is stored
+ *   as "no code" (nothing is delivered) and acknowledged.
  * - The `250` after DATA is sent only once the message is committed for every accepted recipient;
- *   a failure is a temporary `451`, so the sending server retries. Message-ID makes a retry
- *   idempotent per inbox.
+ *   a failure to store is a temporary `451`, so the sending server retries. Message-ID makes a
+ *   retry idempotent per inbox.
  * No AUTH (anyone may deliver, as to any MX) and no STARTTLS (no certificate is configured); the
  * listener only accepts mail for its own inboxes.
  */
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../../config.ts';
 import { type ChallengeDeps, forked } from '../../domain/context.ts';
 import { receiveMessage } from '../../domain/messages/receive.ts';
+import { type MailReader, NO_CODE } from './mail-reader.ts';
 
 export interface SmtpListener {
   port: number;
@@ -24,14 +31,20 @@ export interface SmtpListener {
 }
 
 const MAX_RECIPIENTS = 20;
+/** Async zlib runs on libuv's thread pool, off the event loop. */
+const gzipAsync = promisify(gzip);
 
 function smtpError(message: string, responseCode: number) {
   return Object.assign(new Error(message), { responseCode });
 }
 
 export async function startSmtpListener(
-  config: Pick<Config, 'smtpPort' | 'host' | 'inboundEmailDomain' | 'smtpMaxMessageBytes'>,
+  config: Pick<
+    Config,
+    'smtpPort' | 'host' | 'inboundEmailDomain' | 'smtpMaxMessageBytes' | 'smtpMaxClients'
+  >,
   deps: ChallengeDeps,
+  reader: MailReader,
 ): Promise<SmtpListener> {
   const domain = config.inboundEmailDomain;
   const server = new SMTPServer({
@@ -40,6 +53,7 @@ export async function startSmtpListener(
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     size: config.smtpMaxMessageBytes,
+    maxClients: config.smtpMaxClients,
     logger: false,
     closeTimeout: 5_000,
 
@@ -75,8 +89,9 @@ export async function startSmtpListener(
         ) {
           return callback(smtpError('5.3.4 Message too big', 552));
         }
-        storeMail(deps, Buffer.concat(chunks), session).then(
-          () => callback(),
+        storeMail(deps, reader, Buffer.concat(chunks), session).then(
+          (stored) =>
+            stored ? callback() : callback(smtpError('5.6.0 Message could not be parsed', 554)),
           (error) => {
             deps.log.error({ err: error }, 'smtp message not stored');
             callback(smtpError('4.3.0 Temporary failure, try again later', 451));
@@ -112,22 +127,32 @@ async function isActiveInbox(deps: ChallengeDeps, address: string): Promise<bool
   return row !== undefined;
 }
 
-async function storeMail(deps: ChallengeDeps, raw: Buffer, session: SMTPServerSession) {
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
-  const headerFrom = mail.from?.value[0]?.address;
+/** Reads the message once, then stores it for each recipient; false when it cannot be parsed. */
+async function storeMail(
+  deps: ChallengeDeps,
+  reader: MailReader,
+  raw: Buffer,
+  session: SMTPServerSession,
+): Promise<boolean> {
+  const [outcome, rawGzipped] = await Promise.all([reader.read(raw), gzipAsync(raw)]);
+  if (outcome.kind === 'unparseable') return false;
   const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+  // Over budget, the headers were not read either: the envelope sender stands in, no dedupe key.
+  const read = outcome.kind === 'read' ? outcome : undefined;
   // One message to several of our inboxes is stored once per inbox, each bound to its session.
   for (const recipient of session.envelope.rcptTo) {
     await receiveMessage(forked(deps), {
       medium: 'email',
       carrier: 'smtp',
       to: recipient.address,
-      from: headerFrom || envelopeFrom || 'unknown',
-      subject: mail.subject ?? '',
-      text: mail.text ?? '',
-      html: typeof mail.html === 'string' ? mail.html : '',
+      from: read?.from || envelopeFrom || 'unknown',
+      subject: read?.subject ?? '',
+      text: '',
+      extraction: read?.extraction ?? NO_CODE,
       raw,
-      externalId: mail.messageId,
+      rawGzipped,
+      externalId: read?.messageId,
     });
   }
+  return true;
 }

@@ -8,7 +8,10 @@
  *   become line breaks, `<style>`, `<script>`, `<head>` and friends are skipped;
  * - each anchor records its span in that visible text, so the words around a link are read with the
  *   same keyword hits as the rest of the message;
- * - work is bounded: oversized input is cut, the visible text and the anchor list are capped.
+ * - work is bounded: oversized input is cut, the visible text and the anchor list are capped, and
+ *   reading stops at an element nested deeper than MAX_DEPTH (htmlparser2 keeps its open elements
+ *   with `unshift`, so every open tag costs the current depth: 200,000 nested `<div>` took ~10 s,
+ *   issue 11).
  */
 import { Parser } from 'htmlparser2';
 import { normalizeText } from './normalize.ts';
@@ -31,7 +34,13 @@ export interface HtmlView {
   readonly anchors: readonly HtmlAnchor[];
 }
 
-const MAX_HTML = 2_000_000;
+/** Sign-in emails carry a few dozen kB of HTML (Gmail clips at 102 kB); the rest is not read. */
+const MAX_HTML = 512 * 1024;
+/**
+ * Real layouts nest a few dozen elements; past this the rest of the document is not read. With
+ * MAX_HTML it bounds htmlparser2's per-tag cost: at most ~0.1 s for the worst document of that size.
+ */
+const MAX_DEPTH = 10_000;
 const MAX_TEXT = 200_000;
 const MAX_ANCHORS = 400;
 const SKIP = new Set(['style', 'script', 'head', 'title', 'noscript', 'template', 'svg', 'math']);
@@ -141,6 +150,7 @@ export function readHtml(html: string): HtmlView {
   const anchors: HtmlAnchor[] = [];
   const stack: OpenElement[] = [];
   let skipDepth = 0;
+  let tooDeep = false;
   let current: {
     href: string;
     start: number;
@@ -172,6 +182,12 @@ export function readHtml(html: string): HtmlView {
         const style = attribs.style ?? '';
         const buttonStyle = looksLikeButtonStyle(style, attribs.class ?? '', attribs.bgcolor ?? '');
         stack.push({ name, buttonStyle });
+        if (stack.length > MAX_DEPTH) {
+          // Stops the tokenizer within this write; nothing after this tag is read.
+          tooDeep = true;
+          parser.pause();
+          return;
+        }
         if (SKIP.has(name)) {
           skipDepth += 1;
           return;
@@ -216,7 +232,8 @@ export function readHtml(html: string): HtmlView {
     { decodeEntities: true },
   );
   parser.write(input);
-  parser.end();
+  // end() would report a close for every one of the open elements: not worth it when cut short.
+  if (!tooDeep) parser.end();
   closeAnchor();
   return { text: out.toString(), anchors };
 }

@@ -26,7 +26,19 @@ function isUrlChar(c: number): boolean {
   return c > 0x20 && c < 0x7f && c !== 0x3c && c !== 0x3e && c !== 0x22 && c !== 0x60;
 }
 
+/**
+ * Drops trailing sentence punctuation and closing brackets that have no partner inside the URL.
+ * Linear in the URL's length: the bracket counts are taken once and decremented as characters are
+ * dropped (recounting the whole prefix for each dropped `)` made a URL followed by thousands of
+ * them quadratic, issue 11).
+ */
 function trimTrailing(url: string): string {
+  const opens: Record<string, number> = { '(': 0, '[': 0, '{': 0 };
+  const closes: Record<string, number> = { ')': 0, ']': 0, '}': 0 };
+  for (const ch of url) {
+    if (ch in opens) opens[ch]! += 1;
+    else if (ch in closes) closes[ch]! += 1;
+  }
   let end = url.length;
   while (end > 0) {
     const ch = url[end - 1]!;
@@ -36,8 +48,9 @@ function trimTrailing(url: string): string {
     }
     if (ch === ')' || ch === ']' || ch === '}') {
       const open = ch === ')' ? '(' : ch === ']' ? '[' : '{';
-      const body = url.slice(0, end);
-      if (count(body, open) < count(body, ch)) {
+      // Counts over url[0, end): the characters dropped so far are no longer counted.
+      if (opens[open]! < closes[ch]!) {
+        closes[ch]! -= 1;
         end -= 1;
         continue;
       }
@@ -45,12 +58,6 @@ function trimTrailing(url: string): string {
     break;
   }
   return url.slice(0, end);
-}
-
-function count(s: string, ch: string): number {
-  let n = 0;
-  for (let i = s.indexOf(ch); i !== -1; i = s.indexOf(ch, i + 1)) n += 1;
-  return n;
 }
 
 function isAbsoluteHttp(url: string): boolean {

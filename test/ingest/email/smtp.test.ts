@@ -3,6 +3,7 @@
  * the conversation, the size limit, idempotency on Message-ID per inbox, and the code or link
  * delivered to the waiting agent.
  */
+import { gunzipSync } from 'node:zlib';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeSession } from '../../../src/domain/sessions/close.ts';
@@ -149,5 +150,25 @@ describe('SMTP ingest', () => {
         await waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 1 }),
       ).toMatchObject({ otpCode: '717171' });
     }
+  });
+
+  test('the message as received is kept sealed and gzip-compressed, and opens to the bytes sent', async () => {
+    const { session } = await openFor('email_otp');
+    const raw = `From: a@acme.example\r\nTo: ${session.inboxAddress}\r\nSubject: Your code\r\nMessage-ID: <gz-1@acme.example>\r\n\r\nYour code is 464646\r\n${'Thanks for using Acme.\r\n'.repeat(200)}`;
+    await transport().sendMail({
+      envelope: { from: 'a@acme.example', to: [session.inboxAddress!] },
+      raw,
+    });
+    const [row] = await t.app.db.orm.em
+      .fork()
+      .execute<{ id: string; raw_body: Buffer; size_bytes: number }[]>(
+        'select id, raw_body, size_bytes from inbound_message where session_id = ?',
+        [session.id],
+      );
+    expect(row!.size_bytes).toBe(Buffer.byteLength(raw));
+    // Compressed: the repeated line makes the stored body far smaller than the message.
+    expect(row!.raw_body.length).toBeLessThan(row!.size_bytes / 5);
+    const opened = t.app.challenges.sealer.open(row!.raw_body, row!.id);
+    expect(gunzipSync(opened).toString('utf8')).toBe(raw);
   });
 });
