@@ -162,7 +162,7 @@ async function composeServer(
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
   registerHealth(server, db.orm);
-  registerMetrics(server);
+  challenges.webhooks.register(registerMetrics(server));
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

@@ -103,6 +103,9 @@ const envSchema = z.object({
   TARGET_POLICY_EXTRA: domainList.optional(),
   TARGET_POLICY_ALLOW: domainList.optional(),
   CHALLENGE_SWEEP_INTERVAL: seconds.default(5),
+  // --- Customer webhooks (issue 12) ---
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ATTEMPT_TIMEOUT: seconds.max(60).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +165,11 @@ export interface Config {
   targetPolicyAllow: string[];
   /** CHALLENGE_SWEEP_INTERVAL: seconds between sweeps (expiry, retention, verdict outbox). */
   challengeSweepInterval: number;
+  // --- Customer webhooks (issue 12) ---
+  /** WEBHOOK_ALLOW_PRIVATE: lift the https-only and public-address checks (development, tests). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_ATTEMPT_TIMEOUT: seconds one delivery attempt may take (a 2xx within it succeeds). */
+  webhookAttemptTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -298,5 +306,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targetPolicyExtra: env.TARGET_POLICY_EXTRA ?? [],
     targetPolicyAllow: env.TARGET_POLICY_ALLOW ?? [],
     challengeSweepInterval: env.CHALLENGE_SWEEP_INTERVAL,
+    // --- Customer webhooks (issue 12) ---
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookAttemptTimeout: env.WEBHOOK_ATTEMPT_TIMEOUT,
   };
 }

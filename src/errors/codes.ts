@@ -39,6 +39,23 @@ export const errorCodes = {
   claim_closed: { status: 409, title: 'This agent has already been claimed' },
   claim_expired: { status: 410, title: 'This claim has expired' },
   query_too_complex: { status: 400, title: 'The GraphQL query is too deep or too costly' },
+  // Customer webhooks and Idempotency-Key (issue 12).
+  webhook_target_not_allowed: {
+    status: 422,
+    title: 'Webhook URLs must be https and reach a public address',
+  },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'The account already has its maximum of webhook endpoints',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'This Idempotency-Key was used with a different request',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    title: 'A request with this Idempotency-Key is still being processed',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -7,11 +7,13 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122050650_foundation } from './20261122050650-foundation.ts';
 import { Migration20261122052418_agent_auth } from './20261122052418-agent-auth.ts';
 import { Migration20261122052852_challenge_sessions } from './20261122052852-challenge-sessions.ts';
+import { Migration20261125100400_webhooks } from './20261125100400-webhooks.ts';
 
 const classes = [
   Migration20261122050650_foundation,
   Migration20261122052418_agent_auth,
   Migration20261122052852_challenge_sessions,
+  Migration20261125100400_webhooks,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({
