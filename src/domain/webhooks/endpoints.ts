@@ -116,8 +116,11 @@ export async function createWebhookEndpoint(
     }
     const [inserted] = await tx.execute<Record<string, unknown>[]>(
       `insert into webhook_endpoint (id, created_at, updated_at, account_id, url, events, secret)
-       values (?, ?, ?, ?, ?, ?::text[], ?) returning ${ENDPOINT_COLUMNS}`,
-      [id, now, now, accountId, url, events, sealed],
+       values (?, ?, ?, ?, ?,
+         (select array_agg(value) from jsonb_array_elements_text(?::jsonb)), ?)
+       returning ${ENDPOINT_COLUMNS}`,
+      // As JSON: the driver would spread a JS array into a list of parameters.
+      [id, now, now, accountId, url, events ? JSON.stringify(events) : null, sealed],
     );
     return inserted!;
   });

@@ -151,6 +151,15 @@ export class WebhookService {
     });
   }
 
+  /**
+   * Claims what is due now and waits until every attempt in flight has finished: for operators'
+   * one-off runs and for tests that moved the clock (no sleeping until the next poll).
+   */
+  async flush() {
+    await this.#pump();
+    await Promise.allSettled([...this.#inFlight.values()].map((a) => a.done));
+  }
+
   /** Stops claiming, aborts attempts in flight and hands their deliveries back at once. */
   async stop() {
     this.#stopped = true;
