@@ -17,6 +17,7 @@ import { dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
 import { endSession, loadUser, startSession } from './session.ts';
 import { SocialSignIn } from './social.ts';
+import { webhookConsoleRoutes } from './webhooks-routes.ts';
 
 const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 
@@ -137,6 +138,7 @@ export function registerConsole(config: Config) {
 
     await app.register(claimRoutes(prefix));
     await app.register(apiKeyConsoleRoutes(prefix));
+    await app.register(webhookConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(
