@@ -365,3 +365,25 @@ describe('what is sent where', () => {
     }
   });
 });
+
+describe('observability', () => {
+  test('/metrics counts deliveries by outcome, times them, and reports the queue depth', async () => {
+    const endpoint = await addEndpoint();
+    receiver.answer = (_request, index) => (index === 0 ? 500 : 200);
+    await rest(t, 'POST', `/v1/webhooks/${endpoint.id}/test`, key);
+    await rest(t, 'POST', `/v1/webhooks/${endpoint.id}/test`, key);
+    await receiver.next(2);
+    await t.app.challenges.webhooks.flush();
+    const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const value = (pattern: RegExp) => Number(metrics.match(pattern)?.[1] ?? Number.NaN);
+    expect(
+      value(/^latchkey_webhook_deliveries_total\{outcome="delivered"\} (\d+)/m),
+    ).toBeGreaterThan(0);
+    expect(
+      value(/^latchkey_webhook_deliveries_total\{outcome="http_error"\} (\d+)/m),
+    ).toBeGreaterThan(0);
+    expect(value(/^latchkey_webhook_delivery_latency_seconds_count (\d+)/m)).toBeGreaterThan(0);
+    // The 500 left one delivery waiting for its retry in 5 s.
+    expect(value(/^latchkey_webhook_queue_depth (\d+)/m)).toBeGreaterThanOrEqual(1);
+  });
+});
