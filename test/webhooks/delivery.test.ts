@@ -4,7 +4,7 @@
  * the injected clock, filters, test events, deletion, scopes and tenancy.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { expireDueSessions } from '../../src/domain/sessions/expire.ts';
 import type { TestApp } from '../helpers/app.ts';
 import {
@@ -27,18 +27,15 @@ beforeAll(async () => {
   t = await startChallengeApp({
     env: { WEBHOOK_ALLOW_PRIVATE: 'true', FREE_TIER_MONTHLY_SESSIONS: '10000' },
   });
-  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await t?.stop();
-  await receiver?.close();
-});
+afterAll(() => t?.stop());
+// Each test has a receiver of its own: a retry left over from another test can never land here.
 beforeEach(async () => {
   t.app.challenges.clock = realClock;
-  receiver.answer = 200;
-  receiver.received.length = 0;
+  receiver = await startReceiver();
   key = await apiKey(t, await newAccount(t));
 });
+afterEach(() => receiver.close());
 
 async function addEndpoint(body: Record<string, unknown> = {}, using = key) {
   const created = await rest(t, 'POST', '/v1/webhooks', using, { url: receiver.url, ...body });
@@ -155,10 +152,11 @@ describe('delivery', () => {
     const delays = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
     for (let attempt = 1; attempt <= 8; attempt++) {
       await receiver.next(attempt);
-      const row = await eventually(async () => {
-        const [r] = await deliveries(endpoint.id);
-        return r?.attempts === attempt && r.last_status_code === 503 && r;
-      });
+      // The attempt's outcome is recorded once the worker has nothing in flight.
+      await t.app.challenges.webhooks.flush();
+      const [row] = await deliveries(endpoint.id);
+      expect(row).toMatchObject({ attempts: attempt, last_status_code: 503 });
+      if (!row) return;
       if (attempt < 8) {
         expect(row.status).toBe('pending');
         expect(new Date(row.next_attempt_at!).getTime()).toBe(
@@ -180,7 +178,7 @@ describe('delivery', () => {
     receiver.answer = 500;
     await rest(t, 'POST', `/v1/webhooks/${endpoint.id}/test`, key);
     await receiver.next(1);
-    await eventually(async () => (await deliveries(endpoint.id))[0]?.attempts === 1);
+    await t.app.challenges.webhooks.flush();
     let [listed] = (await rest(t, 'GET', '/v1/webhooks', key)).body.webhooks;
     expect(listed.failing_since).toBe(clock.now().toISOString());
     expect(listed.disabled_at).toBeNull();
