@@ -364,6 +364,34 @@ describe('what is sent where', () => {
   });
 });
 
+describe('isolation', () => {
+  test('a hung receiver with hundreds of queued deliveries holds at most 4 attempts and never delays another endpoint', async () => {
+    const hung = await startReceiver();
+    hung.answer = 'hold';
+    try {
+      const slow = await addEndpoint({ url: hung.url });
+      const fine = await addEndpoint();
+      // 300 deliveries due for the hung endpoint, all older than the next event.
+      await t.app.db.orm.em.fork().execute(
+        `insert into webhook_delivery (id, created_at, updated_at, endpoint_id, account_id,
+           event_type, data, status, attempts, next_attempt_at)
+         select 'whd_flood_' || g, now(), now(), e.id, e.account_id, 'webhook.test', '{}',
+           'pending', 0, now() - interval '1 minute'
+         from webhook_endpoint e, generate_series(1, 300) g where e.id = ?`,
+        [slow.id],
+      );
+      t.app.challenges.webhooks.wake();
+      await hung.next(4);
+      const sent = await rest(t, 'POST', `/v1/webhooks/${fine.id}/test`, key);
+      const [request] = await receiver.next(1);
+      expect(request!.headers['webhook-id']).toBe(sent.body.id);
+      expect(hung.received).toHaveLength(4);
+    } finally {
+      await hung.close();
+    }
+  });
+});
+
 describe('observability', () => {
   test('/metrics counts deliveries by outcome, times them, and reports the queue depth', async () => {
     const endpoint = await addEndpoint();

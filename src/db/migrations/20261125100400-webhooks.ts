@@ -24,6 +24,12 @@ export class Migration20261125100400_webhooks extends Migration {
       `create index "webhook_delivery_endpoint_index" on "webhook_delivery" ("endpoint_id", "created_at", "id");`,
     );
     this.addSql(
+      `create index "webhook_delivery_pending_endpoint_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at") where "status" = 'pending';`,
+    );
+    this.addSql(
+      `create index "webhook_delivery_leased_index" on "webhook_delivery" ("endpoint_id") where "lease_until" is not null;`,
+    );
+    this.addSql(
       `create table "idempotency_key" ("credential_id" varchar(255) not null, "key" varchar(255) not null, "request_hash" varchar(64) not null, "status_code" int null, "response" bytea null, "created_at" timestamptz not null, primary key ("credential_id", "key"));`,
     );
     this.addSql(

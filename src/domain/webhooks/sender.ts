@@ -53,10 +53,7 @@ export interface SenderOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Keep-alive agents, one pair per worker: a busy endpoint reuses its connections, and never more
- * sockets per host than the worker's per-endpoint concurrency.
- */
+/** Keep-alive agents, one pair per worker: a busy endpoint reuses its connections. */
 export function createSenderAgents(maxSockets: number): SenderAgents {
   return {
     'http:': new http.Agent({ keepAlive: true, maxSockets, timeout: 30_000 }),

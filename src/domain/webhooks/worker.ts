@@ -91,7 +91,9 @@ export class WebhookService {
   readonly attemptTimeoutMs: number;
   readonly metrics = webhookMetrics();
   #deps: ChallengeDeps | undefined;
-  #agents: SenderAgents = createSenderAgents(PER_ENDPOINT);
+  // Sockets per host up to the instance's whole budget: many customers' endpoints may share a
+  // host (a SaaS inbox), and the per-endpoint limit is enforced by the claim, not by the agent.
+  #agents: SenderAgents = createSenderAgents(MAX_IN_FLIGHT);
   #timer: NodeJS.Timeout | undefined;
   #housekeeping: NodeJS.Timeout | undefined;
   #pumping: Promise<void> | undefined;
@@ -198,28 +200,26 @@ export class WebhookService {
     const deps = this.#deps!;
     const now = deps.clock();
     const leaseUntil = new Date(now.getTime() + this.attemptTimeoutMs + 5_000);
+    // Per endpoint with spare capacity (fewer than PER_ENDPOINT live leases), its oldest due
+    // deliveries: a flood queued for one endpoint can never hide another endpoint's work.
     return deps.orm.em.fork().execute<ClaimedRow[]>(
-      `with due as (
-         select d.id, d.endpoint_id, d.next_attempt_at from webhook_delivery d
-         where d.status = 'pending' and d.next_attempt_at <= ?
-           and (d.lease_until is null or d.lease_until <= ?)
-           and exists (select 1 from webhook_endpoint e
-                       where e.id = d.endpoint_id and e.disabled_at is null)
-         order by d.next_attempt_at
-         limit ?
-         for update skip locked),
-       busy as (
+      `with busy as (
          select endpoint_id, count(*)::int as n from webhook_delivery
-         where status = 'pending' and lease_until > ?
+         where lease_until is not null and lease_until > ? and status = 'pending'
          group by endpoint_id),
-       ranked as (
-         select due.id, due.endpoint_id, due.next_attempt_at,
-           row_number() over (partition by due.endpoint_id order by due.next_attempt_at) as rn
-         from due),
        picked as (
-         select r.id from ranked r left join busy b on b.endpoint_id = r.endpoint_id
-         where r.rn + coalesce(b.n, 0) <= ?
-         order by r.next_attempt_at
+         select d.id, d.next_attempt_at
+         from webhook_endpoint e
+         left join busy b on b.endpoint_id = e.id
+         cross join lateral (
+           select d.id, d.next_attempt_at from webhook_delivery d
+           where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= ?
+             and (d.lease_until is null or d.lease_until <= ?)
+           order by d.next_attempt_at
+           limit greatest(0, ? - coalesce(b.n, 0))
+           for update skip locked) d
+         where e.disabled_at is null
+         order by d.next_attempt_at
          limit ?)
        update webhook_delivery d set lease_until = ?, attempts = d.attempts + 1, updated_at = ?
        from picked, webhook_endpoint e
@@ -227,7 +227,7 @@ export class WebhookService {
        returning d.id, d.endpoint_id, d.event_type, d.data, d.verdict_id, d.attempts,
          d.created_at, d.lease_until, e.url, e.secret, e.previous_secret,
          e.previous_secret_expires_at`,
-      [now, now, CLAIM_BATCH, now, PER_ENDPOINT, limit, leaseUntil, now],
+      [now, now, now, PER_ENDPOINT, limit, leaseUntil, now],
     );
   }
 
