@@ -8,7 +8,8 @@
  *    webhook endpoints, then with 100 slow endpoints (each holds every request 10 s) attached to
  *    the same account, so every verdict queues 100 deliveries that occupy the worker — the verdict
  *    path must not notice.
- * The service runs in this process on the embedded database (or DATABASE_URL when set).
+ * The service runs in this process on the embedded database, or on a throw-away PostgreSQL
+ * database when LATCHKEY_BENCH_DATABASE_URL is set.
  * Writes bench/results/webhooks.json and .md. Run: `npm run bench -- webhooks`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { createWebhookEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { DELIVERY_ID_SQL } from '../../src/domain/webhooks/events.ts';
 import { newWebhookSecret, sealSecret } from '../../src/domain/webhooks/secrets.ts';
 import { newId } from '../../src/entities/base.ts';
+import { freshPostgres } from '../lib/postgres.ts';
 import { type Stats, stats } from '../lib/stats.ts';
 
 const TOKEN = 'bench-twilio-auth-token';
@@ -69,7 +71,7 @@ async function receiver(holdMs: number) {
   };
 }
 
-async function startService(): Promise<{ app: App; baseUrl: string }> {
+async function startService(databaseUrl?: string): Promise<{ app: App; baseUrl: string }> {
   const probe = http.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as AddressInfo).port;
@@ -83,6 +85,7 @@ async function startService(): Promise<{ app: App; baseUrl: string }> {
     LOG_LEVEL: 'silent',
     TWILIO_AUTH_TOKEN: TOKEN,
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: path.join(tmpdir(), 'latchkey-bench-webhooks'),
     NUMBER_POOL: Array.from(
       { length: 10 },
@@ -210,7 +213,9 @@ async function verdictLatency(app: App, baseUrl: string, principal: Principal): 
 }
 
 async function main() {
-  const { app, baseUrl } = await startService();
+  // LATCHKEY_BENCH_DATABASE_URL: run on a throw-away PostgreSQL database instead of PGlite.
+  const postgres = process.env.LATCHKEY_BENCH_DATABASE_URL ? await freshPostgres() : undefined;
+  const { app, baseUrl } = await startService(postgres?.url);
   try {
     const one = await throughput(app, 1);
     const twenty = await throughput(app, 20);
@@ -293,6 +298,7 @@ p50 ratio with/without: ${(withSlow.p50 / without.p50).toFixed(2)}×; p99 ratio:
     await slow.close();
   } finally {
     await app.stop();
+    await postgres?.drop();
   }
 }
 
