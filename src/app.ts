@@ -191,7 +191,9 @@ async function composeServer(
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
   registerHealth(server, db.orm, { redisUrl: config.redisUrl });
-  registerMetrics(server).registerMetric(mailReader.histogram);
+  const metrics = registerMetrics(server);
+  metrics.registerMetric(mailReader.histogram);
+  challenges.webhooks.register(metrics);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger, events: challenges.events });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

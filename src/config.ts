@@ -153,6 +153,9 @@ const envSchema = z.object({
   SMTP_MAX_CLIENTS: z.coerce.number().int().positive().default(32),
   EXTRACTION_THREADS: z.coerce.number().int().positive().max(64).optional(),
   EXTRACTION_BUDGET_MS: z.coerce.number().int().positive().max(60_000).default(2000),
+  // --- Customer webhooks (issue 12) ---
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ATTEMPT_TIMEOUT: seconds.max(60).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -246,6 +249,11 @@ export interface Config {
   extractionThreads: number;
   /** EXTRACTION_BUDGET_MS: time one email may run in a worker before it is stored as "no code". */
   extractionBudgetMs: number;
+  // --- Customer webhooks (issue 12) ---
+  /** WEBHOOK_ALLOW_PRIVATE: lift the https-only and public-address checks (development, tests). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_ATTEMPT_TIMEOUT: seconds one delivery attempt may take (a 2xx within it succeeds). */
+  webhookAttemptTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -407,5 +415,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpMaxClients: env.SMTP_MAX_CLIENTS,
     extractionThreads: env.EXTRACTION_THREADS ?? availableParallelism(),
     extractionBudgetMs: env.EXTRACTION_BUDGET_MS,
+    // --- Customer webhooks (issue 12) ---
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookAttemptTimeout: env.WEBHOOK_ATTEMPT_TIMEOUT,
   };
 }

@@ -7,6 +7,7 @@
  * claim, one hand-out of tokens per claim token, one lock after the 5th wrong code.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { enqueueCte, enqueueWebhookEvent } from '../domain/webhooks/events.ts';
 import { AgentRegistration, type RegistrationStatus } from '../entities/agent-registration.ts';
 import type { User } from '../entities/user.ts';
 import { AppError } from '../errors/index.ts';
@@ -217,12 +218,32 @@ export async function claimRegistration(
     );
   }
 
+  // The claim and its `agent.claimed` webhook deliveries (the outbox) in one statement.
   const claimed = await em.execute<{ id: string }[]>(
-    `update agent_registration set status = 'claimed', account_id = ?, claimed_by_id = ?,
-       claimed_at = ?, updated_at = ?
-     where id = ? and status = 'pending' and failed_attempts < ? and code_expires_at > ?
-     returning id`,
-    [input.user.account.id, input.user.id, now, now, registration.id, maxClaimAttempts, now],
+    `with c as (
+       update agent_registration set status = 'claimed', account_id = ?, claimed_by_id = ?,
+         claimed_at = ?, updated_at = ?
+       where id = ? and status = 'pending' and failed_attempts < ? and code_expires_at > ?
+       returning id, account_id, type),
+     ${enqueueCte(
+       'wh',
+       `select account_id, 'agent.claimed'::text as event_type,
+          jsonb_build_object('agent_id', id, 'type', type, 'claimed_at', ?::text) as data,
+          null::text as verdict_id, ?::timestamptz as occurred_at
+        from c`,
+     )}
+     select id from c`,
+    [
+      input.user.account.id,
+      input.user.id,
+      now,
+      now,
+      registration.id,
+      maxClaimAttempts,
+      now,
+      now.toISOString(),
+      now,
+    ],
   );
   if (claimed.length === 0) {
     // Lost a race (another tab claimed it, or the window or the attempts ran out meanwhile).
@@ -250,13 +271,23 @@ export async function revokeRegistration(
   accountId?: string,
 ): Promise<string[] | null> {
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string }[]>(
+    const rows = await tx.execute<{ id: string; account_id: string | null }[]>(
       `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
        where id = ? and status in ('pending', 'claimed') ${accountId ? 'and account_id = ?' : ''}
-       returning id`,
+       returning id, account_id`,
       accountId ? [now, now, registrationId, accountId] : [now, now, registrationId],
     );
     if (rows.length !== 1) return null;
+    // The account hears of it through its webhooks (outbox, same transaction).
+    const owner = rows[0]!.account_id;
+    if (owner) {
+      await enqueueWebhookEvent(tx, {
+        accountId: owner,
+        type: 'agent.revoked',
+        at: now,
+        data: { agent_id: registrationId, revoked_at: now.toISOString() },
+      });
+    }
     const keys = await deleteRegistrationKeys(tx, registrationId);
     await tx.execute("delete from oidc_payload where model = 'AccessToken' and account_id = ?", [
       registrationId,

@@ -18,6 +18,8 @@ export const scopeDescriptions: Record<Scope, string> = {
   'usage:read': 'see your usage and billing figures',
   'keys:manage':
     'create and delete API keys for your account (never with more access than listed here)',
+  'webhooks:manage':
+    'add and remove webhook endpoints that receive your sessions, codes and agent changes',
 };
 
 const scopeList = (scope: string) =>

@@ -106,7 +106,8 @@ export function dashboardPage(
         <dt>Billing tier</dt><dd>${user.account.tier}</dd>
       </dl>
     </section>
-    <p><a href="${chrome.prefix}/api-keys">API keys</a></p>`,
+    <p><a href="${chrome.prefix}/api-keys">API keys</a></p>
+    <p><a href="${chrome.prefix}/webhooks">Webhooks</a></p>`,
   );
 }
 

@@ -24,6 +24,7 @@ import { type DashboardNotice, dashboardPage, errorPage, loginPage, signupPage }
 import { safeReturnTo } from './return-to.ts';
 import { endSession, loadUser, startSession } from './session.ts';
 import { SocialSignIn } from './social.ts';
+import { webhookConsoleRoutes } from './webhooks-routes.ts';
 
 const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 
@@ -171,6 +172,7 @@ export function registerConsole(config: Config) {
     await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
     await app.register(agentConsoleRoutes(prefix));
+    await app.register(webhookConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

@@ -13,6 +13,7 @@ import type { Sealer } from './messages/sealer.ts';
 import type { TargetPolicy } from './sessions/target-policy.ts';
 import type { PublishedMarks } from './verdicts/outbox.ts';
 import type { WaiterRegistry } from './verdicts/waiters.ts';
+import type { WebhookService } from './webhooks/worker.ts';
 
 export interface ChallengeSettings {
   /** Seconds a session stays active (SESSION_TTL); a reroute renews it. */
@@ -47,6 +48,8 @@ export interface ChallengeDeps {
   background: Background;
   /** The verdict outbox's marks, written in batches. */
   marks: PublishedMarks;
+  /** Customer webhooks: settings and the delivery worker (`wake()` after queueing one). */
+  webhooks: WebhookService;
 }
 
 export interface DomainContext extends ChallengeDeps {

@@ -17,6 +17,7 @@ import { createTargetPolicy } from './sessions/target-policy.ts';
 import { startSweeper } from './sweeper.ts';
 import { PublishedMarks } from './verdicts/outbox.ts';
 import { WaiterRegistry } from './verdicts/waiters.ts';
+import { WebhookService } from './webhooks/worker.ts';
 
 export interface ChallengeRuntime {
   deps: ChallengeDeps;
@@ -52,6 +53,10 @@ export async function startChallengeRuntime(
     marks: new PublishedMarks(orm, clock, (error) =>
       log.warn({ err: error }, 'verdict outbox marks not written'),
     ),
+    webhooks: new WebhookService({
+      allowPrivate: config.webhookAllowPrivate,
+      attemptTimeoutMs: config.webhookAttemptTimeout * 1000,
+    }),
     settings: {
       sessionTtl: config.sessionTtl,
       quarantine: config.numberQuarantine,
@@ -66,11 +71,13 @@ export async function startChallengeRuntime(
     },
   };
   const stopSweeper = startSweeper(deps, config.challengeSweepInterval);
+  deps.webhooks.start(deps);
   return {
     deps,
     async stop() {
       deps.waiters.close();
       await stopSweeper();
+      await deps.webhooks.stop();
       await deps.background.drain();
       await deps.marks.flush();
       await events.close();

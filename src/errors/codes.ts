@@ -42,6 +42,23 @@ export const errorCodes = {
   // Accounts: verified email and mailed links.
   email_unverified: { status: 403, title: "The account's email address is not verified yet" },
   link_invalid: { status: 400, title: 'This link has been used, has expired or is not valid' },
+  // Customer webhooks and Idempotency-Key (issue 12).
+  webhook_target_not_allowed: {
+    status: 422,
+    title: 'Webhook URLs must be https and reach a public address',
+  },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'The account already has its maximum of webhook endpoints',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'This Idempotency-Key was used with a different request',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    title: 'A request with this Idempotency-Key is still being processed',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

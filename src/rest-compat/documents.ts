@@ -57,3 +57,37 @@ export const documents = {
   } }`),
   deleteApiKey: prepare('mutation($id: ID!) { deleteApiKey(id: $id) }'),
 };
+
+// --- Customer webhooks (issue 12) ---
+const endpoint =
+  'fragment E on WebhookEndpoint { id url events createdAt failingSince disabledAt previousSecretExpiresAt }';
+const delivery =
+  'fragment D on WebhookDelivery { id eventType status attempts lastStatusCode nextAttemptAt createdAt deliveredAt }';
+
+export const webhookDocuments = {
+  webhookEndpoints: prepare(`query { webhookEndpoints { ...E } } ${endpoint}`),
+  createWebhookEndpoint: prepare(
+    `mutation($url: String!, $events: [WebhookEventType!]) {
+      createWebhookEndpoint(url: $url, events: $events) { secret endpoint { ...E } }
+    } ${endpoint}`,
+  ),
+  deleteWebhookEndpoint: prepare('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }'),
+  rotateWebhookSecret: prepare(
+    `mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret endpoint { ...E } } } ${endpoint}`,
+  ),
+  sendWebhookTestEvent: prepare(
+    `mutation($id: ID!) { sendWebhookTestEvent(id: $id) { ...D } } ${delivery}`,
+  ),
+  webhookDeliveries: prepare(
+    `query($id: ID!, $first: Int, $after: String) {
+      webhookDeliveries(endpointId: $id, first: $first, after: $after) {
+        deliveries { ...D } hasMore
+      }
+    } ${delivery}`,
+  ),
+  retryWebhookDelivery: prepare(
+    `mutation($id: ID!, $deliveryId: ID!) {
+      retryWebhookDelivery(endpointId: $id, deliveryId: $deliveryId) { ...D }
+    } ${delivery}`,
+  ),
+};

@@ -9,12 +9,14 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import type { ChallengeDeps } from '../domain/context.ts';
 import { createGraphQL } from '../schema/server.ts';
+import { IdempotencyStore } from './idempotency.ts';
 import { installTools } from './mcp-tools.ts';
 import { mcpRoutes } from './mcp-transport.ts';
 import { openApiDocument } from './openapi.ts';
 import { SchemaOperations } from './operations.ts';
 import { registerRestRoutes } from './rest-route.ts';
 import { v1Routes } from './v1-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 export const apiVersion = '1.0.0';
 
@@ -33,8 +35,14 @@ export async function registerFaces(
   });
   server.addHook('onClose', () => graphql.close());
 
-  registerRestRoutes(server, v1Routes, operations);
-  const openapi = openApiDocument(v1Routes, deps.config.publicBaseUrl, apiVersion);
+  const routes = [...v1Routes, ...webhookRoutes];
+  registerRestRoutes(
+    server,
+    routes,
+    operations,
+    new IdempotencyStore(deps.db.orm, deps.challenges),
+  );
+  const openapi = openApiDocument(routes, deps.config.publicBaseUrl, apiVersion);
   server.get('/openapi.json', async () => openapi);
 
   await server.register(

@@ -57,6 +57,16 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
         } as never);
       }
     }
+    if (route.idempotent) {
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Makes a retry safe for 24 h per credential: the same key and body replay the first answer; another body is `idempotency_key_reused`.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      } as never);
+    }
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,

@@ -15,6 +15,7 @@ import {
 } from '../auth/credentials.ts';
 import type { Scope } from '../auth/principal.ts';
 import { AppError, validate } from '../errors/index.ts';
+import { checkKey, fingerprint, type IdempotencyStore } from './idempotency.ts';
 import type { SchemaOperations } from './operations.ts';
 
 export interface RestInput<B, Q> {
@@ -38,6 +39,8 @@ export interface RestRoute<B = unknown, Q = unknown, D = Record<string, unknown>
   /** The success body's shape, for OpenAPI. */
   response: z.ZodType;
   operation: DocumentNode;
+  /** Honours `Idempotency-Key` (decisions.md "Idempotency"): a repeat replays the first answer. */
+  idempotent?: boolean;
   variables: (input: RestInput<B, Q>) => Record<string, unknown>;
   result: (data: D) => unknown;
 }
@@ -49,6 +52,7 @@ export function registerRestRoutes(
   app: FastifyInstance,
   routes: RestRoute[],
   operations: SchemaOperations,
+  idempotency?: IdempotencyStore,
 ) {
   for (const route of routes) {
     app.route({
@@ -76,6 +80,24 @@ export function registerRestRoutes(
         reply.raw.on('close', () => abort.abort());
         // A credential revoked while the request runs (a wait) ends it with 401 at once.
         const revoked = revocationSignal(request, reply);
+        // Answers can carry codes, links and key secrets: never stored by a cache.
+        reply.header('cache-control', 'no-store');
+        const key =
+          route.idempotent && idempotency
+            ? checkKey(request.headers['idempotency-key'])
+            : undefined;
+        const credential = request.principal!.credentialId;
+        if (key) {
+          const reservation = await idempotency!.begin(
+            credential,
+            key,
+            fingerprint(`${route.method} ${route.path}`, input.params, input.body),
+          );
+          if (reservation.kind === 'replay') {
+            reply.header('idempotent-replayed', 'true');
+            return reply.status(reservation.status).send(reservation.body);
+          }
+        }
         try {
           const data = await operations.run(
             route.operation,
@@ -84,10 +106,12 @@ export function registerRestRoutes(
             AbortSignal.any([abort.signal, revoked]),
           );
           if (revoked.aborted) throw request.server.credentials.revoked();
-          // Answers can carry codes, links and key secrets: never stored by a cache.
-          reply.header('cache-control', 'no-store');
-          return reply.status(route.status ?? 200).send(route.result(data));
+          const status = route.status ?? 200;
+          const body = route.result(data);
+          if (key) await idempotency!.complete(credential, key, status, body);
+          return reply.status(status).send(body);
         } catch (error) {
+          if (key) await idempotency!.release(credential, key);
           if (revoked.aborted) throw withChallenge(reply, request.server.credentials.revoked());
           throw scopeChallenge(reply, error);
         }

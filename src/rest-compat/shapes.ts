@@ -209,3 +209,88 @@ export const apiKeySchema = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
 });
+
+// --- Customer webhooks (issue 12) ---
+
+export interface WebhookEndpointData {
+  id: string;
+  url: string;
+  events: string[] | null;
+  createdAt: string;
+  failingSince: string | null;
+  disabledAt: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+export interface WebhookDeliveryData {
+  id: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+/** `session.opened` ↔ the schema's `SESSION_OPENED`. */
+export const eventTypeIn = (type: string) => type.replace('.', '_').toUpperCase();
+const eventTypeOut = (name: string) => name.toLowerCase().replace('_', '.');
+
+export function webhookEndpointOut(e: WebhookEndpointData) {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events ? e.events.map(eventTypeOut) : null,
+    created_at: e.createdAt,
+    failing_since: e.failingSince,
+    disabled_at: e.disabledAt,
+    previous_secret_expires_at: e.previousSecretExpiresAt,
+  };
+}
+
+export function webhookDeliveryOut(d: WebhookDeliveryData) {
+  return {
+    id: d.id,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.lastStatusCode,
+    next_attempt_at: d.nextAttemptAt,
+    created_at: d.createdAt,
+    delivered_at: d.deliveredAt,
+  };
+}
+
+export const webhookEventTypeSchema = z.enum([
+  'session.opened',
+  'session.verdict',
+  'session.expired',
+  'session.closed',
+  'agent.claimed',
+  'agent.revoked',
+]);
+
+export const webhookEndpointSchema = z.object({
+  id: z.string().describe('The endpoint id (`whe_…`)'),
+  url: z.string(),
+  events: z.array(webhookEventTypeSchema).nullable().describe('null: every event type'),
+  created_at: z.string(),
+  failing_since: z.string().nullable().describe('Since when every attempt failed'),
+  disabled_at: z.string().nullable().describe('Set after 5 days of failures; nothing is sent'),
+  previous_secret_expires_at: z
+    .string()
+    .nullable()
+    .describe('After a rotation: until when the old secret still signs'),
+});
+
+export const webhookDeliverySchema = z.object({
+  id: z.string().describe('The delivery id, sent as `webhook-id` on every attempt'),
+  event_type: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});

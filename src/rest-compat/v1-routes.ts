@@ -38,8 +38,9 @@ export const v1Routes: RestRoute[] = [
     scope: 'sessions:write',
     summary: 'Open a challenge session (billable)',
     description:
-      'Assigns a number (sms_otp) or an inbox (email_otp, magic_link). `target` is the site or app the challenge is for; identity providers, payment processors and banks are refused with `unsupported_target`. A refused or failed assignment consumes nothing.',
+      'Assigns a number (sms_otp) or an inbox (email_otp, magic_link). `target` is the site or app the challenge is for; identity providers, payment processors and banks are refused with `unsupported_target`. A refused or failed assignment consumes nothing. Honours `Idempotency-Key`: a repeat within 24 h replays the first answer and bills nothing more.',
     status: 201,
+    idempotent: true,
     body: z.strictObject({
       channel: z.enum(['sms_otp', 'email_otp', 'magic_link']).optional(),
       target: z.string().max(2048).optional(),
@@ -100,6 +101,8 @@ export const v1Routes: RestRoute[] = [
     operationId: 'rerouteSession',
     scope: 'sessions:write',
     summary: 'Renew an sms_otp session onto a new number (billable)',
+    description: 'Honours `Idempotency-Key`: a repeat within 24 h replays the first answer.',
+    idempotent: true,
     response: sessionSchema.extend({ previous_number: z.string() }),
     operation: documents.rerouteChallenge,
     variables: ({ params }) => ({ id: params.id }),

@@ -102,6 +102,19 @@ describe('registration', () => {
     expect(plain.post_claim_scopes).not.toContain('keys:manage');
   });
 
+  test('webhooks:manage is granted only when requested through scope, like keys:manage', async () => {
+    const body = await register(t, email('hooks'), { scope: 'webhooks:manage' });
+    expect(body.post_claim_scopes).toEqual([
+      'sessions:write',
+      'sessions:read',
+      'otp:read',
+      'usage:read',
+      'webhooks:manage',
+    ]);
+    const plain = await register(t, email('nohooks'));
+    expect(plain.post_claim_scopes).not.toContain('webhooks:manage');
+  });
+
   test('an unknown scope is invalid_request', async () => {
     const response = await postJson(identity(), {
       type: 'service_auth',

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { v1Routes } from '../../src/rest-compat/v1-routes.ts';
+import { webhookRoutes } from '../../src/rest-compat/webhook-routes.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Answer, graphql, mcpRaw, rest, toolCall } from '../helpers/faces.ts';
 import { apiKey, newAccount } from '../helpers/principals.ts';
@@ -35,7 +36,11 @@ function expectProblem(answer: Answer, status: number, code: string) {
 
 /** Every /v1 route the server registers: the declarative ones and the synthetic SMS sender. */
 const routes = [
-  ...v1Routes.map((r) => ({ method: r.method, path: r.path, hasBody: Boolean(r.body) })),
+  ...[...v1Routes, ...webhookRoutes].map((r) => ({
+    method: r.method,
+    path: r.path,
+    hasBody: Boolean(r.body),
+  })),
   { method: 'POST', path: '/v1/synthetic/sms', hasBody: true },
 ];
 const concrete = (path: string, id = 'ses_missing') => path.replace(':id', encodeURIComponent(id));
@@ -83,6 +88,10 @@ describe('/v1: wrong types', () => {
     ['POST', '/v1/api-keys', '', { scopes: ['root'] }, 'scopes'],
     ['POST', '/v1/synthetic/sms', '', { to: 42, from: 'x', body: 'y' }, 'to'],
     ['POST', '/v1/synthetic/sms', '', { to: '+12025550100', from: 'x', body: 7 }, 'body'],
+    ['POST', '/v1/webhooks', '', { url: 42 }, 'url'],
+    ['POST', '/v1/webhooks', '', { url: 'https://example.invalid/', events: 'all' }, 'events'],
+    ['POST', '/v1/webhooks', '', { url: 'https://example.invalid/', events: ['x'] }, 'events'],
+    ['GET', '/v1/webhooks/:id/deliveries', '?limit=0', undefined, 'limit'],
     ['GET', '/v1/sessions', '?limit=abc', undefined, 'limit'],
     ['GET', '/v1/sessions', '?limit=0', undefined, 'limit'],
     ['GET', '/v1/sessions', '?limit=101', undefined, 'limit'],
@@ -115,6 +124,7 @@ describe('/v1: unknown fields (strict bodies and queries)', () => {
     'POST /v1/sessions/:id/wait': { timeout: 0 },
     'POST /v1/api-keys': { name: 'k' },
     'POST /v1/synthetic/sms': { to: '+12025550100', from: 'x', body: 'y' },
+    'POST /v1/webhooks': { url: 'https://example.invalid/hook', events: ['agent.revoked'] },
   };
   test('every route with a body is listed here', () => {
     expect(

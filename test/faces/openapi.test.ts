@@ -5,7 +5,11 @@
  */
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { v1Routes } from '../../src/rest-compat/v1-routes.ts';
+import { v1Routes as coreRoutes } from '../../src/rest-compat/v1-routes.ts';
+import { webhookRoutes } from '../../src/rest-compat/webhook-routes.ts';
+
+const v1Routes = [...coreRoutes, ...webhookRoutes];
+
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { rest } from '../helpers/faces.ts';
 import { apiKey, newAccount } from '../helpers/principals.ts';
@@ -125,9 +129,15 @@ describe('GET /openapi.json', () => {
     const opened = await rest(t, 'POST', '/v1/sessions', key, { channel: 'sms_otp' });
     examples['POST /v1/synthetic/sms'] = { to: opened.body.number, from: 'x', body: 'code 1234' };
     const madeKey = await rest(t, 'POST', '/v1/api-keys', key, { name: 'to delete' });
+    const hook = { url: 'https://example.invalid/hook', events: ['agent.revoked'] };
+    examples['POST /v1/webhooks'] = hook;
+    const endpoint = await rest(t, 'POST', '/v1/webhooks', key, hook);
+    const delivery = await rest(t, 'POST', `/v1/webhooks/${endpoint.body.id}/test`, key);
     const ids: Record<string, string> = {
       '/v1/sessions/{id}': opened.body.session_id,
       '/v1/api-keys/{id}': madeKey.body.id,
+      '/v1/webhooks/{id}': endpoint.body.id,
+      '{delivery_id}': delivery.body.id,
     };
     const checked: string[] = [];
     // The SMS goes to the session's first number; reads before changes; the closes go last.
@@ -141,10 +151,16 @@ describe('GET /openapi.json', () => {
             : 2;
     for (const entry of documented().sort((a, b) => rank(a) - rank(b))) {
       const [method, path] = entry.split(' ') as [string, string];
-      const concrete = path.replace(
-        '{id}',
-        path.startsWith('/v1/api-keys') ? ids['/v1/api-keys/{id}']! : ids['/v1/sessions/{id}']!,
-      );
+      const concrete = path
+        .replace(
+          '{id}',
+          path.startsWith('/v1/api-keys')
+            ? ids['/v1/api-keys/{id}']!
+            : path.startsWith('/v1/webhooks')
+              ? ids['/v1/webhooks/{id}']!
+              : ids['/v1/sessions/{id}']!,
+        )
+        .replace('{delivery_id}', ids['{delivery_id}']!);
       const answer = await rest(t, method, concrete, key, examples[entry]);
       expect(answer.status, `${entry}: ${answer.text}`).not.toBe(404);
       expect(answer.status, `${entry}: ${answer.text}`).toBeLessThan(500);

@@ -24,6 +24,7 @@ import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/
 import type { DomainContext } from '../context.ts';
 import type { DeliveredVerdict } from '../verdicts/consume.ts';
 import { announceVerdict, returnClaimed } from '../verdicts/outbox.ts';
+import { enqueueCte } from '../webhooks/events.ts';
 
 export interface InboundMessage {
   medium: MessageMedium;
@@ -137,6 +138,10 @@ export async function receiveMessage(
       // u
       now,
       now,
+      // wh
+      message.medium === 'sms' ? message.from.slice(0, 320) : null,
+      now.toISOString(),
+      now,
     ])
     .catch((error) => {
       claimant?.cancel();
@@ -160,6 +165,7 @@ export async function receiveMessage(
     return { messageId: first!.id, sessionId: first!.session_id, verdictId: null, duplicate: true };
   }
   if (stored.verdict_id && stored.session_id && stored.kind) {
+    ctx.webhooks.wake();
     const verdict: DeliveredVerdict = {
       verdictId: stored.verdict_id,
       messageId: stored.message_id,
@@ -205,6 +211,7 @@ export async function receiveMessage(
  * - v: the verdict, when bound and the outcome is something to deliver — consumed by (and handed
  *   to) the reserved local waiter when that waiter waits on the session the message is for;
  * - s, u: for a code or link, the session's first_code_at and its usage, now billable.
+ * - wh: the verdict's customer webhooks, in the outbox with the verdict (never the code itself).
  * Data-modifying CTEs all run to completion whether or not the final select reads them.
  */
 function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
@@ -239,7 +246,15 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
       returning id),
     u as (
       update usage_event set status = 'billable', settled_at = ?, updated_at = ?
-      where session_id = (select id from s) and status = 'pending')
+      where session_id = (select id from s) and status = 'pending'),
+    ${enqueueCte(
+      'wh',
+      `select h.account_id, 'session.verdict'::text as event_type,
+         jsonb_strip_nulls(jsonb_build_object('session_id', m.session_id, 'channel', h.channel,
+           'verdict', v.kind, 'from_number', ?::text, 'received_at', ?::text)) as data,
+         v.id as verdict_id, ?::timestamptz as occurred_at
+       from v join m on true join h on h.id = m.session_id`,
+    )}
     select (select ok from ok) as allowed, m.id as message_id, m.session_id, v.id as verdict_id,
       v.kind, v.consumed_by, (select account_id from h) as account_id
     from (select 1) as one left join m on true left join v on true`;

@@ -4,12 +4,13 @@
  * One statement (atomic without an explicit transaction): the conditional state change (`where
  * state = 'active' and expires_at > now`, so a racing close, expiry or second instance cannot
  * both win), the number's release into quarantine, and the settlement of its usage (not billed
- * unless a code arrived). Then `ended` wakes the session's waiters with a clear error. Closing a
+ * unless a code arrived), and the `session.closed` webhook deliveries (outbox). Then `ended` wakes the session's waiters with a clear error. Closing a
  * completed session again answers the same (idempotent); closing an expired one is
  * `session_expired`.
  */
 import type { Principal } from '../../auth/principal.ts';
 import type { DomainContext } from '../context.ts';
+import { enqueueCte } from '../webhooks/events.ts';
 import { loadSessionRow, sessionEndedError } from './read.ts';
 import { SESSION_COLUMNS, type SessionRow, type SessionView, toSessionView } from './views.ts';
 
@@ -29,7 +30,14 @@ export async function closeSession(
        where held_by = (select id from closed)),
      settled as (
        update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
-       where session_id = (select id from closed) and status = 'pending')
+       where session_id = (select id from closed) and status = 'pending'),
+     ${enqueueCte(
+       'wh',
+       `select account_id, 'session.closed'::text as event_type,
+          jsonb_build_object('session_id', id, 'channel', channel, 'ended_at', ?::text) as data,
+          null::text as verdict_id, ?::timestamptz as occurred_at
+        from closed`,
+     )}
      select * from closed`,
     [
       now,
@@ -39,6 +47,8 @@ export async function closeSession(
       now,
       new Date(now.getTime() + ctx.settings.quarantine * 1000),
       now,
+      now,
+      now.toISOString(),
       now,
     ],
   );
@@ -50,6 +60,7 @@ export async function closeSession(
   }
 
   if (changed) {
+    ctx.webhooks.wake();
     const at = now.toISOString();
     ctx.background.run(
       async () => {

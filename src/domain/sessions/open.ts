@@ -6,6 +6,7 @@
  * 2. in one transaction: lock the credential; check the provision rate and the concurrent
  *    sessions; for a free account, lock the account and check its allowance; take a number
  *    (SKIP LOCKED) or mint an inbox; insert the session and its usage event;
+ *    and, in the same transaction, the `session.opened` webhook deliveries (the outbox);
  * 3. after commit, publish `session.opened`.
  * Any refusal in step 2 rolls the whole transaction back: no number is held, no usage is written,
  * so a refused or failed provision consumes nothing.
@@ -18,6 +19,7 @@ import { numberTypes, sessionChannels } from '../../entities/challenge-session.t
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { assignNumber, nextNumberAt } from '../numbers/pool.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 import {
   enforceAllowance,
   enforceCredentialLimits,
@@ -103,8 +105,25 @@ export async function openSession(
         now,
       ],
     );
+    await enqueueWebhookEvent(tx, {
+      accountId: principal.accountId,
+      type: 'session.opened',
+      at: now,
+      data: Object.fromEntries(
+        Object.entries({
+          session_id: id,
+          channel: input.channel,
+          agent_id: principal.agentId,
+          number,
+          inbox_address: inboxAddress,
+          target: target?.host,
+          expires_at: expiresAt.toISOString(),
+        }).filter(([, v]) => v !== null && v !== undefined),
+      ),
+    });
     return inserted!;
   });
+  ctx.webhooks.wake();
 
   const session = toSessionView(row, now);
   ctx.background.run(
