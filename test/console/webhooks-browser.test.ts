@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { linkIn } from '../helpers/mail.ts';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.ts';
 
 let t: TestApp;
@@ -25,13 +26,18 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function signedUp(email: string): Promise<Page> {
+/** A person who signed up on `app`'s console; `verified`: and opened the mailed link. */
+async function signedUp(email: string, app = t, verified = true): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${t.consoleUrl}/signup`);
+  await page.goto(`${app.consoleUrl}/signup`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect.poll(() => page.url()).toBe(`${t.consoleUrl}/`);
+  await expect.poll(() => page.url()).toBe(`${app.consoleUrl}/`);
+  if (verified) {
+    await page.goto(linkIn(await app.mail!.next(email), 'verify'));
+    await page.goto(`${app.consoleUrl}/`);
+  }
   return page;
 }
 
@@ -80,12 +86,7 @@ test('a person adds an endpoint, sees its secret once, sends a test event and se
 test('a loopback URL is refused on the page with the reason when private targets are not allowed', async () => {
   const strict = await startTestApp();
   try {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${strict.consoleUrl}/signup`);
-    await page.getByLabel('Email').fill('strict@example.test');
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => page.url()).toBe(`${strict.consoleUrl}/`);
+    const page = await signedUp('strict@example.test', strict);
     await page.goto(`${strict.consoleUrl}/webhooks`);
     await page.getByLabel('Endpoint URL').fill('https://127.0.0.1/hook');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -97,4 +98,15 @@ test('a loopback URL is refused on the page with the reason when private targets
   } finally {
     await strict.stop();
   }
+});
+
+test('a person whose email is not verified yet cannot add an endpoint, and is told to verify', async () => {
+  const page = await signedUp('unverified-hooks@example.test', t, false);
+  await page.goto(`${t.consoleUrl}/webhooks`);
+  await page.getByLabel('Endpoint URL').fill(receiver.url);
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect.poll(() => page.getByRole('alert').textContent()).toContain('Verify your email');
+  expect(await page.getByText('No endpoints yet.').count()).toBe(1);
+  expect(await page.locator('#new-secret').count()).toBe(0);
+  await page.context().close();
 });

@@ -29,6 +29,13 @@ export async function createAccount(
       'insert into account (id, created_at, updated_at, name, tier) values (?, now(), now(), ?, ?)',
       [id, `test account ${id}`, tier],
     );
+  // Its person has verified their email, as every account that may act (claim agents, create
+  // keys and webhook endpoints) has.
+  await app.db.orm.em.fork().execute(
+    `insert into app_user (id, created_at, updated_at, account_id, email, email_verified_at)
+       values (?, now(), now(), ?, ?, now())`,
+    [newId('usr'), id, `owner-${id}@example.test`],
+  );
   return id;
 }
 

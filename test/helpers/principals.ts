@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { type Scope, scopes } from '../../src/auth/principal.ts';
 import { Account } from '../../src/entities/account.ts';
+import { User } from '../../src/entities/user.ts';
 import type { TestApp } from './app.ts';
 
 export const allScopes: readonly Scope[] = scopes;
@@ -21,6 +22,13 @@ export async function newAccount(
 ) {
   const em = t.app.db.orm.em.fork() as EntityManager;
   const account = em.create(Account, { name: 'face tests', tier });
+  // Its person has verified their email, as every account that may act (claim agents, create
+  // keys and webhook endpoints) has.
+  em.create(User, {
+    account,
+    email: `owner-${account.id}@example.test`,
+    emailVerifiedAt: new Date(),
+  });
   await em.flush();
   return account.id;
 }
