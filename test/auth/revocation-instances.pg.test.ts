@@ -3,6 +3,7 @@
  * Redis; a credential revoked on instance A ends the WebSocket, SSE stream and /v1 wait open on
  * instance B within 1 s. Needs LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -27,7 +28,12 @@ beforeAll(async () => {
     throw new Error('needs LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL');
   }
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url!, REDIS_URL: redisUrl };
+  // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
+  const env = {
+    DATABASE_URL: database.url!,
+    REDIS_URL: redisUrl,
+    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+  };
   a = await startTestApp({ env });
   // One service behind two instances: one public URL (the tokens' audience), two ports.
   b = await startTestApp({ env: { ...env, PUBLIC_BASE_URL: a.baseUrl } });

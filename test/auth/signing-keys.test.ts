@@ -98,7 +98,7 @@ describe('rotation', () => {
     } finally {
       await after.stop();
     }
-  });
+  }, 120_000);
 });
 
 test('the rotation command refuses environment-given keys and a bad delay', async () => {

@@ -4,6 +4,7 @@
  * because each attempt is counted by one atomic upsert in the shared database before it is
  * checked. Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL).
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { password, person } from '../auth/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -20,7 +21,11 @@ beforeAll(async () => {
     throw new Error('needs LATCHKEY_TEST_DATABASE_URL');
   }
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url! };
+  // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
+  const env = {
+    DATABASE_URL: database.url!,
+    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+  };
   a = await startTestApp({ env, logLines: logs[0] });
   b = await startTestApp({ env, logLines: logs[1] });
 });

@@ -3,17 +3,22 @@
  * `created_by`, down the whole tree, so revoking an agent also reaches keys minted by its keys.
  * Runs on the suite's database (embedded, or a throw-away PostgreSQL one).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;
 let db: Database;
+let dataDir: string;
 beforeAll(async () => {
   database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'latchkey-lineage-'));
   db = await openDatabase({
     databaseUrl: database.url,
-    dataDir: '',
+    dataDir,
     embeddedInMemory: true,
     log: () => {},
   });
@@ -21,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
   await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 test('existing keys get their parent and the agent they derive from, down the tree', async () => {

@@ -90,4 +90,4 @@ test('the database files hold neither the sealing key nor a sealed message, code
   expect(await foundIn(dataDir, { key: needles['the sealing key as base64url']! })).toEqual([
     'key in secrets.key',
   ]);
-});
+}, 120_000);

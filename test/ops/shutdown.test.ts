@@ -81,4 +81,4 @@ test('SIGTERM lets an in-flight request finish, then the process exits 0', async
   expect(answer.status).toBe(404);
   expect(JSON.parse(answer.body).code).toBe('not_found');
   expect(await exited).toBe(0);
-});
+}, 120_000);

@@ -4,7 +4,9 @@
  * while its delivery is still unanswered (the receiver holds it). A new instance on the same
  * database delivers it — with the same `webhook-id` if the dead one had already tried.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,7 +36,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const env = { TWILIO_AUTH_TOKEN: TWILIO_TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true' };
+// Every instance on the shared database holds the same sealing key (on the embedded database they
+// share DATA_DIR, and with it the key file, anyway).
+const env = {
+  TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+};
 const sameDatabase: TestAppOptions = database.url
   ? { env: { DATABASE_URL: database.url, ...env } }
   : { dataDir, env };

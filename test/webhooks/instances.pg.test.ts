@@ -3,6 +3,7 @@
  * none twice while both are alive (SKIP LOCKED claims with leases), and both take part.
  * Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL).
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createWebhookEndpoint, sendTestEvent } from '../../src/domain/webhooks/endpoints.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -18,7 +19,12 @@ let receivers: Receiver[];
 beforeAll(async () => {
   if (!process.env.LATCHKEY_TEST_DATABASE_URL) throw new Error('needs LATCHKEY_TEST_DATABASE_URL');
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url!, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
+  const env = {
+    DATABASE_URL: database.url!,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+  };
   a = await startChallengeApp({ env });
   b = await startChallengeApp({ env });
   receivers = await Promise.all(Array.from({ length: 4 }, () => startReceiver()));
