@@ -11,6 +11,8 @@ export const AccountSchema = defineEntity({
     ...baseProperties('acc'),
     name: p.string().length(200),
     tier: p.enum(billingTiers).default('free'),
+    /** Set by the operator (`npm run admin -- disable`): nobody signs in, its credentials are gone. */
+    disabledAt: p.datetime().nullable(),
   },
 });
 
