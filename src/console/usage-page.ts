@@ -97,7 +97,7 @@ export function usagePage(page: UsagePage): string {
     ${statusBox(page.notice)}
     ${alertBox(page.error)}
     <section aria-labelledby="plan-heading">
-      <h2 id="plan-heading">Plan</h2>
+      <h2 id="plan-heading">Subscription</h2>
       <p>Your plan: <strong id="current-plan">${planName(plan.tier)}</strong>${
         plan.scheduled
           ? html`; changes to <strong>${planName(plan.scheduled.tier)}</strong> on ${plan.scheduled.at.toISOString().slice(0, 10)}`
