@@ -16,6 +16,8 @@ export interface UsagePage {
   chrome: PageChrome;
   csrf: string;
   period: string;
+  /** FREE_TIER_MONTHLY_SESSIONS. */
+  freeAllowance: number;
   /** This UTC month, YYYY-MM (from the injected clock). */
   current: string;
   summary: UsageSummary;
@@ -81,7 +83,7 @@ function planControl(page: UsagePage) {
       <select id="plan" name="plan">${option('free')}${option('per_session')}</select>
       <button type="submit">Change plan</button>
     </form>
-    <p class="hint">Free: ${page.summary.tier === 'free' ? page.summary.includedSessions : 'a monthly allowance of'} sessions a month at no charge.
+    <p class="hint">Free: ${page.freeAllowance} sessions a month at no charge.
       Per session: 0.99 USD for each session that received a code or link; sessions that end
       without one cost nothing. An upgrade applies at once; a move to Free starts next month.</p>`;
 }

@@ -59,6 +59,7 @@ export function usageConsoleRoutes(config: Config) {
             chrome: { prefix, signedInAs: { email: user.email, csrf: reply.generateCsrf() } },
             csrf: reply.generateCsrf(),
             period: month,
+            freeAllowance: app.challenges.settings.freeTierMonthlySessions,
             current: ctx.clock().toISOString().slice(0, 7),
             summary,
             plan: await planState(request.em, user.account.id),
@@ -70,8 +71,24 @@ export function usageConsoleRoutes(config: Config) {
     };
 
     app.get('/usage', async (request, reply) => {
-      if (!request.user) return signIn(reply);
-      return show(request, reply, request.user, 200);
+      const user = request.user;
+      if (!user) return signIn(reply);
+      const plan = await planState(request.em, user.account.id);
+      const notices: Record<string, string> = {
+        plan_now: `Plan changed to ${planName(plan.tier)}.`,
+        plan_unchanged: `Your plan stays ${planName(plan.tier)}.`,
+        ...(plan.scheduled
+          ? {
+              plan_scheduled: `Your plan changes to ${planName(plan.scheduled.tier)} on ${plan.scheduled.at.toISOString().slice(0, 10)}; until then this month is billed as it is.`,
+            }
+          : {}),
+      };
+      const notice = (request.query as { notice?: unknown } | undefined)?.notice;
+      return show(request, reply, user, 200, {
+        ...(typeof notice === 'string' && Object.hasOwn(notices, notice)
+          ? { notice: notices[notice] }
+          : {}),
+      });
     });
 
     app.post('/usage/plan', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -90,13 +107,8 @@ export function usageConsoleRoutes(config: Config) {
           { accountId: user.account.id, plan: change.tier, change: change.kind },
           'plan changed in the console',
         );
-        const notice =
-          change.kind === 'now'
-            ? `Plan changed to ${planName(change.tier)}.`
-            : change.kind === 'scheduled'
-              ? `Your plan changes to ${planName(change.tier)} on ${change.at.toISOString().slice(0, 10)}; until then this month is billed as it is.`
-              : `Your plan stays ${planName(change.tier)}.`;
-        return show(request, reply, user, 200, { notice, period: month });
+        // Post/Redirect/Get: a reload shows the page again instead of re-submitting the change.
+        return reply.redirect(`${prefix}/usage?notice=plan_${change.kind}`, 303);
       } catch (error) {
         if (isAppError(error) && error.status < 500)
           return show(request, reply, user, error.status, { error: error.message, period: month });

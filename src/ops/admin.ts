@@ -79,16 +79,22 @@ export async function disableAccount(em: EntityManager, email: string, now = new
     "select id from agent_registration where account_id = ? and status in ('pending', 'claimed')",
     [accountId],
   );
-  for (const agent of agents) await revokeRegistration(em, agent.id, now, accountId);
-  const keys = await em.execute<{ id: string }[]>(
+  let keys = 0;
+  for (const agent of agents) {
+    // Revoking an agent deletes the keys derived from it; they count among the keys deleted.
+    const revoked = await revokeRegistration(em, agent.id, now, accountId);
+    keys += (revoked?.length ?? 1) - 1;
+  }
+  const rest = await em.execute<{ id: string }[]>(
     'delete from api_key where account_id = ? returning id',
     [accountId],
   );
+  keys += rest.length;
   await em.execute(
     'delete from console_session where user_id in (select id from app_user where account_id = ?)',
     [accountId],
   );
-  return { accountId, agents: agents.length, keys: keys.length };
+  return { accountId, agents: agents.length, keys };
 }
 
 const usage =
