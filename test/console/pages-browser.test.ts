@@ -162,6 +162,37 @@ describe('the dashboard', () => {
   });
 });
 
+describe('expiry on the dashboard', () => {
+  test('a session that expires leaves the active sessions without a reload, within 2 s of its expiry', async () => {
+    const short = await startTestApp({ env: { SESSION_TTL: '2', CHALLENGE_SWEEP_INTERVAL: '1' } });
+    try {
+      const address = email('expiry');
+      const agent = await claimedAgent(short, address);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${short.consoleUrl}/login`);
+      await page.getByLabel('Email').fill(address);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.locator('#live-status').textContent()).toContain('Live:');
+      const opened = await fetch(`${short.baseUrl}/v1/sessions`, {
+        method: 'POST',
+        headers: { ...bearer(agent.accessToken), 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'sms_otp' }),
+      });
+      const session = (await opened.json()) as { session_id: string; expires_at: string };
+      const row = page.getByRole('row', { name: new RegExp(session.session_id) });
+      await expect.poll(() => row.count(), { timeout: 2000 }).toBe(1);
+      const deadline = Date.parse(session.expires_at) + 2000;
+      await expect.poll(() => row.count(), { timeout: deadline - Date.now() }).toBe(0);
+      expect(Date.now()).toBeLessThan(deadline);
+      await context.close();
+    } finally {
+      await short.stop();
+    }
+  });
+});
+
 describe('the agents page', () => {
   test('shows each agent with its name, last use, scopes and minted keys; Disconnect cuts token and keys within 1 s', async () => {
     const address = email('agents');
