@@ -291,6 +291,20 @@ describe('tenancy and names', () => {
   });
 });
 
+describe('console assets', () => {
+  test('the live script is served from the console itself; an unknown or inherited asset name is a 404 page, not a 500', async () => {
+    const script = await get(`${t.baseUrl}/console/assets/live.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.text).toContain('accountEvents');
+    for (const name of ['constructor', 'toString', 'nothing.js']) {
+      const missing = await get(`${t.baseUrl}/console/assets/${name}`);
+      expect(missing.status).toBe(404);
+      expect(missing.text).toContain('not_found');
+    }
+  });
+});
+
 describe('the admin command', () => {
   test('set-plan makes an account Enterprise and list shows it', async () => {
     const address = email('admin-plan');
