@@ -17,10 +17,24 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors/index.ts';
 import { accessTokenLive } from './adapter.ts';
 import { apiKeyLive, resolveApiKey, toScopes } from './api-keys.ts';
+import { consoleSessionLive } from './console-principal.ts';
 import { unauthenticatedChallenge } from './metadata.ts';
 import type { Principal, Scope } from './principal.ts';
 import { accessTokenPrefix } from './provider-internals.ts';
 import { tokenHandle } from './revocation.ts';
+
+/** "Last used" is kept to the minute: at most one write per agent a minute, not one a request. */
+const touchEveryMs = 60_000;
+
+/** Records that the registration's access token was just accepted (the console's "last used"). */
+async function touchRegistration(orm: MikroORM, registrationId: string, now: Date) {
+  await orm.em
+    .fork()
+    .execute(
+      'update agent_registration set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+      [now, registrationId, new Date(now.getTime() - touchEveryMs)],
+    );
+}
 
 /** A refused credential, with the `WWW-Authenticate` value every face must send with it. */
 export class CredentialError extends AppError {
@@ -112,6 +126,7 @@ export class Credentials {
     }
     const account = (token.extra as { account?: unknown } | undefined)?.account;
     if (typeof account !== 'string') this.#refuse('The access token is not valid');
+    await touchRegistration(this.#orm, token.accountId, new Date(now));
     return {
       kind: 'agent',
       accountId: account,
@@ -143,6 +158,9 @@ export class Credentials {
   async isLive(principal: Principal, now = new Date()): Promise<boolean> {
     if (principal.kind === 'api_key') {
       return apiKeyLive(this.#orm.em.fork(), principal.credentialId);
+    }
+    if (principal.kind === 'console') {
+      return consoleSessionLive(this.#orm.em.fork(), principal.credentialId, now);
     }
     const handle = principal.lineage?.find((id) => id.startsWith('tok_'));
     if (handle) return accessTokenLive(this.#orm, handle.slice('tok_'.length), now);

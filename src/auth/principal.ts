@@ -25,7 +25,8 @@ export const defaultAgentScopes: readonly Scope[] = [
 ];
 
 export interface Principal {
-  kind: 'agent' | 'api_key';
+  /** `console`: a person's console session, read-only, for the dashboard's live stream. */
+  kind: 'agent' | 'api_key' | 'console';
   /** The tenant: every read and write is confined to it. */
   accountId: string;
   /** The registration id (`reg_…`) for an agent, the key id (`key_…`) for an API key. */

@@ -58,6 +58,13 @@ const serviceAuthBody = z.object({
   type: z.literal('service_auth'),
   login_hint: z.string({ message: 'login_hint is required: the email of the person to claim' }),
   scope: z.string().max(500).optional(),
+  /** A label the person sees on the console's agents page (decisions.md: the SDK sends it). */
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(100, 'name must be at most 100 characters')
+    .optional(),
 });
 
 function parseScope(requested: string | undefined): string[] {
@@ -174,7 +181,7 @@ export function registrationRoutes(config: Config, policy: () => RegistrationPol
       const settings = policy();
       const created = await createRegistration(
         request.em,
-        { email: email.data, scope: granted.join(' ') },
+        { email: email.data, scope: granted.join(' '), name: parsed.data.name ?? null },
         settings,
       );
       const { registration } = created;

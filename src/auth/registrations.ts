@@ -36,7 +36,7 @@ export interface NewRegistration {
 
 export async function createRegistration(
   em: EntityManager,
-  input: { email: string; scope: string },
+  input: { email: string; scope: string; name?: string | null },
   policy: RegistrationPolicy,
   now = new Date(),
 ): Promise<NewRegistration> {
@@ -63,6 +63,8 @@ export async function createRegistration(
     claimedAt: null,
     tokensIssuedAt: null,
     revokedAt: null,
+    name: input.name ?? null,
+    lastUsedAt: null,
   });
   await em.flush();
   return { registration, claimToken, claimAttemptToken, userCode };

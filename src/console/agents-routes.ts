@@ -12,7 +12,7 @@ import type { User } from '../entities/user.ts';
 import { AppError } from '../errors/index.ts';
 import { agentsPage } from './agents-page.ts';
 
-export function agentConsoleRoutes(prefix: string) {
+export function agentConsoleRoutes(prefix: string, baseUrl: string) {
   return async function agents(app: FastifyInstance) {
     const signIn = (reply: FastifyReply) =>
       reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/agents`)}`, 303);
@@ -22,22 +22,41 @@ export function agentConsoleRoutes(prefix: string) {
       reply: FastifyReply,
       user: User,
       notice?: string,
-    ) =>
-      reply
+    ) => {
+      const agents = await request.em.find(
+        AgentRegistration,
+        { account: user.account.id, status: { $in: ['claimed', 'revoked'] } },
+        { orderBy: { createdAt: 'desc', id: 'asc' }, limit: 500 },
+      );
+      // The keys of each agent's lineage (api_key.registration_id), so the person sees what a
+      // Disconnect will take with it.
+      const minted = await request.em.execute<
+        { id: string; name: string; hint: string; registration_id: string }[]
+      >(
+        `select id, name, hint, registration_id from api_key
+         where account_id = ? and registration_id is not null order by created_at, id`,
+        [user.account.id],
+      );
+      const keys = new Map<string, { id: string; name: string; hint: string }[]>();
+      for (const key of minted) {
+        const list = keys.get(key.registration_id) ?? [];
+        list.push({ id: key.id, name: key.name, hint: key.hint });
+        keys.set(key.registration_id, list);
+      }
+      return reply
         .status(200)
         .type('text/html; charset=utf-8')
         .send(
           agentsPage({
             chrome: { prefix, signedInAs: { email: user.email, csrf: reply.generateCsrf() } },
             csrf: reply.generateCsrf(),
-            agents: await request.em.find(
-              AgentRegistration,
-              { account: user.account.id, status: { $in: ['claimed', 'revoked'] } },
-              { orderBy: { createdAt: 'desc', id: 'asc' }, limit: 500 },
-            ),
+            agents,
+            keys,
+            baseUrl,
             ...(notice ? { notice } : {}),
           }),
         );
+    };
 
     app.get('/agents', async (request, reply) => {
       if (!request.user) return signIn(reply);

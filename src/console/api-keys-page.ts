@@ -38,7 +38,7 @@ export function apiKeysPage(page: ApiKeysPage): string {
   );
   return layout(
     'API keys',
-    page.chrome,
+    { ...page.chrome, current: '/api-keys' },
     html`<h1>API keys</h1>
     ${alertBox(page.error)}
     ${
@@ -72,6 +72,6 @@ export function apiKeysPage(page: ApiKeysPage): string {
       </fieldset>
       <button type="submit">Create API key</button>
     </form>
-    <p><a href="${prefix}/">Back to the dashboard</a></p>`,
+`,
   );
 }

@@ -15,7 +15,7 @@ import { isAppError } from '../errors/index.ts';
 import type { Mailer } from '../mail/outgoing.ts';
 import { emailVerifiedPage, forgotPage, resetPage } from './account-pages.ts';
 import type { PageChrome } from './layout.ts';
-import { dashboardPage, errorPage } from './pages.ts';
+import { errorPage } from './pages.ts';
 import { formFields } from './routes.ts';
 import { cookieToken, startSession } from './session.ts';
 
@@ -57,10 +57,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
         return page(
           reply,
           429,
-          dashboardPage(chrome(request, reply), user, {
-            csrf: reply.generateCsrf(),
-            error: error.message,
-          }),
+          errorPage(chrome(request, reply), 'Too many emails', error.message, error.code),
         );
       }
       return reply.redirect(`${prefix}/?notice=verification_sent`, 303);

@@ -1,4 +1,4 @@
-/** The console's account pages: sign-up, sign-in, dashboard and the error page. */
+/** The console's account pages: sign-up, sign-in and the error page (the dashboard: dashboard-page.ts). */
 import type { User } from '../entities/user.ts';
 import { html } from './html.ts';
 import { alertBox, layout, type PageChrome } from './layout.ts';
@@ -66,14 +66,14 @@ export function loginPage(
 /** What the dashboard says after an action that redirected to it. */
 export type DashboardNotice = 'verification_sent' | 'password_changed';
 
-const notices: Record<DashboardNotice, string> = {
+export const notices: Record<DashboardNotice, string> = {
   verification_sent: 'We sent a new verification email. Open its link to verify your address.',
   password_changed:
     'Your new password is set. Every other browser signed in to your account was signed out.',
 };
 
 /** Until the address is verified, the dashboard asks for it first (decisions.md). */
-function verifyRequest(chrome: PageChrome, user: User, csrf: string) {
+export function verifyRequest(chrome: PageChrome, user: User, csrf: string) {
   if (user.emailVerifiedAt) return '';
   return html`<section aria-labelledby="verify-heading" class="notice">
       <h2 id="verify-heading">Please verify your email address</h2>
@@ -84,31 +84,6 @@ function verifyRequest(chrome: PageChrome, user: User, csrf: string) {
         <button type="submit">Resend verification email</button>
       </form>
     </section>`;
-}
-
-export function dashboardPage(
-  chrome: PageChrome,
-  user: User,
-  extra: { csrf: string; notice?: DashboardNotice; error?: string },
-): string {
-  return layout(
-    'Dashboard',
-    chrome,
-    html`<h1>Dashboard</h1>
-    ${extra.notice ? html`<p role="status" class="success">${notices[extra.notice]}</p>` : ''}
-    ${alertBox(extra.error)}
-    ${verifyRequest(chrome, user, extra.csrf)}
-    <section aria-labelledby="account-heading">
-      <h2 id="account-heading">Account</h2>
-      <dl>
-        <dt>Email</dt><dd>${user.email} (${user.emailVerifiedAt ? 'verified' : 'not verified'})</dd>
-        <dt>Account</dt><dd>${user.account.name} (${user.account.id})</dd>
-        <dt>Billing tier</dt><dd>${user.account.tier}</dd>
-      </dl>
-    </section>
-    <p><a href="${chrome.prefix}/api-keys">API keys</a></p>
-    <p><a href="${chrome.prefix}/webhooks">Webhooks</a></p>`,
-  );
 }
 
 export function errorPage(

@@ -12,21 +12,32 @@ import type { Config } from '../config.ts';
 import { signIn, signUp } from '../domain/accounts/accounts.ts';
 import { sendVerificationMail } from '../domain/accounts/verification.ts';
 import { Background } from '../domain/context.ts';
-import { type AppError, isAppError } from '../errors/index.ts';
+import { AppError, isAppError } from '../errors/index.ts';
 import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
 import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
+import { dashboardRoutes } from './dashboard-routes.ts';
 import type { PageChrome } from './layout.ts';
 import { mailLinkRoutes } from './mail-link-routes.ts';
-import { type DashboardNotice, dashboardPage, errorPage, loginPage, signupPage } from './pages.ts';
+import { errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
 import { endSession, loadUser, startSession } from './session.ts';
 import { SocialSignIn } from './social.ts';
+import { usageConsoleRoutes } from './usage-routes.ts';
 import { webhookConsoleRoutes } from './webhooks-routes.ts';
 
-const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
+const assets = {
+  'console.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('./assets/console.css', import.meta.url), 'utf8'),
+  },
+  'live.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'),
+  },
+};
 
 /** Form fields as strings; a repeated or structured field is treated as absent. */
 export function formFields(body: unknown): Record<string, string | undefined> {
@@ -98,28 +109,14 @@ export function registerConsole(config: Config) {
       page(reply, 404, errorPage({ prefix }, 'Not found', 'There is no such page.', 'not_found')),
     );
 
-    app.get('/assets/console.css', async (_request, reply) =>
-      reply
-        .type('text/css; charset=utf-8')
+    app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+      const name = request.params.name;
+      const asset = Object.hasOwn(assets, name) ? assets[name as keyof typeof assets] : undefined;
+      if (!asset) throw new AppError('not_found', 'There is no such file.');
+      return reply
+        .type(asset.type)
         .header('cache-control', 'public, max-age=3600')
-        .send(stylesheet),
-    );
-
-    app.get('/', async (request, reply) => {
-      if (!request.user)
-        return reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/`)}`, 303);
-      const notice = formFields(request.query).notice;
-      return page(
-        reply,
-        200,
-        dashboardPage(chrome(request, reply), request.user, {
-          csrf: reply.generateCsrf(),
-          notice:
-            notice === 'verification_sent' || notice === 'password_changed'
-              ? (notice as DashboardNotice)
-              : undefined,
-        }),
-      );
+        .send(asset.body);
     });
 
     const formPage =
@@ -171,7 +168,9 @@ export function registerConsole(config: Config) {
     await app.register(claimRoutes(prefix));
     await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
-    await app.register(agentConsoleRoutes(prefix));
+    await app.register(agentConsoleRoutes(prefix, config.publicBaseUrl));
+    await app.register(dashboardRoutes(config));
+    await app.register(usageConsoleRoutes(config));
     await app.register(webhookConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));

@@ -4,6 +4,8 @@
  * resolved once per request, in a preHandler, onto `request.user`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { consoleSessionCookie, consoleSessionHandle } from '../auth/console-principal.ts';
+import { announceRevocation } from '../auth/revocation.ts';
 import type { Config } from '../config.ts';
 import {
   closeConsoleSession,
@@ -18,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export const sessionCookie = 'lk_session';
+export const sessionCookie = consoleSessionCookie;
 
 export function cookieOptions(config: Config) {
   return {
@@ -40,7 +42,9 @@ export function cookieToken(request: FastifyRequest): string | null {
 
 export async function loadUser(request: FastifyRequest) {
   const token = cookieToken(request);
-  request.user = token ? await resolveConsoleSession(request.em, token) : null;
+  const user = token ? await resolveConsoleSession(request.em, token) : null;
+  // An account the operator disabled is signed out everywhere (npm run admin -- disable).
+  request.user = user && !user.account.disabledAt ? user : null;
 }
 
 export async function startSession(
@@ -55,6 +59,14 @@ export async function startSession(
 
 export async function endSession(config: Config, request: FastifyRequest, reply: FastifyReply) {
   const token = cookieToken(request);
-  if (token) await closeConsoleSession(request.em, token);
+  if (token) {
+    await closeConsoleSession(request.em, token);
+    // Ends the dashboard's live stream opened with this session, on every instance.
+    await announceRevocation(
+      request.server.challenges.events,
+      [consoleSessionHandle(token)],
+      request.log,
+    );
+  }
   reply.clearCookie(sessionCookie, cookieOptions(config));
 }

@@ -29,6 +29,7 @@ export function webhookConsoleRoutes(prefix: string) {
     const chrome = (user: User, reply: FastifyReply): PageChrome => ({
       prefix,
       signedInAs: { email: user.email, csrf: reply.generateCsrf() },
+      current: '/webhooks',
     });
     const signIn = (reply: FastifyReply) =>
       reply.redirect(`${prefix}/login?return_to=${encodeURIComponent(`${prefix}/webhooks`)}`, 303);

@@ -1,7 +1,7 @@
 /**
  * The challenge sweeper: every CHALLENGE_SWEEP_INTERVAL seconds (with jitter, so instances drift
  * apart), expire due sessions, relay unannounced verdicts, erase bodies past retention, drop ended
- * throttle windows and expired mailed links. Each job
+ * throttle windows and expired mailed links, apply plan changes due (a downgrade at the month's start). Each job
  * is safe with any number of instances sweeping at once (SKIP LOCKED claims, conditional updates).
  * Ticks never overlap; `stop()` waits for a running tick.
  */
@@ -9,6 +9,7 @@ import { sweepAccounts } from './accounts/sweep.ts';
 import { type ChallengeDeps, forked } from './context.ts';
 import { purgeExpiredBodies } from './messages/retention.ts';
 import { expireDueSessions } from './sessions/expire.ts';
+import { applyScheduledPlans } from './usage/plan.ts';
 import { relayUnpublished } from './verdicts/outbox.ts';
 
 /** One pass of every job; exported for tests and for operators' one-off runs. */
@@ -19,6 +20,7 @@ export async function sweepOnce(deps: ChallengeDeps) {
     relayed: await relayUnpublished(ctx),
     purged: await purgeExpiredBodies(ctx),
     accounts: await sweepAccounts(ctx.em, ctx.clock()),
+    plans: await applyScheduledPlans(ctx.em, ctx.clock()),
   };
 }
 

@@ -11,6 +11,13 @@ export const AccountSchema = defineEntity({
     ...baseProperties('acc'),
     name: p.string().length(200),
     tier: p.enum(billingTiers).default('free'),
+    /** Set by the operator (`npm run admin -- disable`): nobody signs in, its credentials are gone. */
+    disabledAt: p.datetime().nullable(),
+    /** Per session: when billing started (an upgrade bills from then on, not the whole month). */
+    billingSince: p.datetime().nullable(),
+    /** A plan change that takes effect at `scheduledTierAt` (a downgrade: the next UTC month). */
+    scheduledTier: p.enum(billingTiers).nullable(),
+    scheduledTierAt: p.datetime().nullable(),
   },
 });
 

@@ -41,6 +41,10 @@ export const AgentRegistrationSchema = defineEntity({
     /** When the claim grant handed out the tokens: the claim token is spent from then on. */
     tokensIssuedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    /** The name the agent gave itself at registration (optional), shown on the console. */
+    name: p.string().length(100).nullable(),
+    /** When one of its access tokens was last accepted (to the minute). */
+    lastUsedAt: p.datetime().nullable(),
   },
 });
 

@@ -40,6 +40,11 @@ export const errorCodes = {
   claim_expired: { status: 410, title: 'This claim has expired' },
   query_too_complex: { status: 400, title: 'The GraphQL query is too deep or too costly' },
   // Accounts: verified email and mailed links.
+  account_disabled: { status: 403, title: 'This account has been disabled by the operator' },
+  plan_not_changeable: {
+    status: 409,
+    title: "The account's plan is set by the operator and cannot be changed here",
+  },
   email_unverified: { status: 403, title: "The account's email address is not verified yet" },
   link_invalid: { status: 400, title: 'This link has been used, has expired or is not valid' },
   // Customer webhooks and Idempotency-Key (issue 12).

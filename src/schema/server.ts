@@ -31,6 +31,7 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
+import { consolePrincipal } from '../auth/console-principal.ts';
 import {
   authenticateRequest,
   CredentialError,
@@ -98,10 +99,16 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     }),
   });
 
+  // The console's dashboard streams `accountEvents` over SSE with its session cookie
+  // (src/auth/console-principal.ts); every other caller presents a credential.
+  const consoleOrigin = new URL(deps.services.config.consoleUrl).origin;
   server.route({
     url: '/graphql',
     method: ['GET', 'POST'],
-    preHandler: authenticateRequest,
+    preHandler: async (request, reply) => {
+      request.principal = await consolePrincipal(request, consoleOrigin);
+      if (!request.principal) await authenticateRequest(request, reply);
+    },
     handler: async (request, reply) => {
       const revoked = revocationSignal(request, reply);
       const response = await yoga.handleNodeRequestAndResponse(request, reply, {

@@ -122,6 +122,11 @@ export async function signIn(
     if (reached) throw throttled(reached.windowEndsAt, now);
     throw new AppError('invalid_credentials');
   }
+  // Checked after the password, so a stranger learns nothing about the account from it.
+  if (user.account.disabledAt) {
+    log.info({ event: 'console_signin', outcome: 'disabled' }, 'console sign-in refused');
+    throw new AppError('account_disabled');
+  }
   await reset(em, emailKey);
   await reward(em, addressKey);
   log.info({ event: 'console_signin', outcome: 'success', userId: user.id }, 'console sign-in');

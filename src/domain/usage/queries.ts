@@ -139,24 +139,36 @@ export async function usageSummary(
 ): Promise<UsageSummary> {
   const input = validate(usageSummaryInput, rawInput);
   const { start, end } = monthOf(input.period ?? ctx.clock());
-  const tier = await accountTier(ctx.em, principal.accountId);
+  const { tier, billingSince } = await accountTier(ctx.em, principal.accountId);
+  // Per session bills from the upgrade on: what turned billable while on Free is never charged.
+  const chargedFrom =
+    tier === 'per_session' && billingSince && billingSince > start ? billingSince : start;
   const rows = await ctx.em.execute<
-    { credential_id: string; used: number; billable: number; pending: number; unbilled: number }[]
+    {
+      credential_id: string;
+      used: number;
+      billable: number;
+      charged: number;
+      pending: number;
+      unbilled: number;
+    }[]
   >(
     `select credential_id, count(*)::int as used,
        (count(*) filter (where status = 'billable'))::int as billable,
+       (count(*) filter (where status = 'billable' and occurred_at >= ?))::int as charged,
        (count(*) filter (where status = 'pending'))::int as pending,
        (count(*) filter (where status = 'not_billed'))::int as unbilled
      from usage_event
      where account_id = ? and occurred_at >= ? and occurred_at < ?
      group by credential_id
      order by credential_id collate "C"`,
-    [principal.accountId, start, end],
+    [chargedFrom, principal.accountId, start, end],
   );
   const sum = (pick: (row: (typeof rows)[number]) => number) =>
     rows.reduce((total, row) => total + pick(row), 0);
   const used = sum((r) => r.used);
   const billable = sum((r) => r.billable);
+  const charged = sum((r) => r.charged);
 
   let included = 0;
   let unitPrice = PER_SESSION_PRICE_CENTS;
@@ -186,7 +198,7 @@ export async function usageSummary(
     includedSessions: included,
     allowanceRemaining: tier === 'free' ? Math.max(0, included - used) : null,
     unitPriceCents: unitPrice,
-    amountDueCents: Math.max(0, billable - included) * unitPrice,
+    amountDueCents: Math.max(0, charged - included) * unitPrice,
     currency: 'USD',
     byCredential: rows.map((r) => ({
       credentialId: r.credential_id,
@@ -196,10 +208,14 @@ export async function usageSummary(
   };
 }
 
-async function accountTier(em: DomainContext['em'], accountId: string): Promise<BillingTier> {
-  const [row] = await em.execute<{ tier: BillingTier }[]>('select tier from account where id = ?', [
-    accountId,
-  ]);
+async function accountTier(
+  em: DomainContext['em'],
+  accountId: string,
+): Promise<{ tier: BillingTier; billingSince: Date | null }> {
+  const [row] = await em.execute<{ tier: BillingTier; billing_since: string | null }[]>(
+    'select tier, billing_since from account where id = ?',
+    [accountId],
+  );
   if (!row) throw new AppError('not_found', 'No such account');
-  return row.tier;
+  return { tier: row.tier, billingSince: row.billing_since ? new Date(row.billing_since) : null };
 }

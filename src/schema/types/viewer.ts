@@ -7,7 +7,7 @@ export const ViewerType = builder.objectRef<Principal>('Viewer').implement({
   fields: (t) => ({
     kind: t.string({
       description:
-        '`agent` for an access token of a claimed registration, `api_key` for an API key.',
+        "`agent` for an access token of a claimed registration, `api_key` for an API key, `console` for the console's own read-only stream (a person's console session).",
       resolve: (principal) => principal.kind,
     }),
     accountId: t.exposeString('accountId', {

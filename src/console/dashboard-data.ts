@@ -1,0 +1,209 @@
+/**
+ * What the console's dashboard and session pages read: the account's active sessions, its recent
+ * verdicts and a session's messages, confined to the signed-in person's account.
+ *
+ * Codes and links are unsealed for display but never consumed: a person watching the dashboard
+ * must not take a code from the agent that waits for it (the schema's `messages` would, for a
+ * caller with `otp:read`, which is why the console reads them here and its GraphQL principal has
+ * no `otp:read`). Raw bodies are never read.
+ */
+
+import type { DomainContext } from '../domain/context.ts';
+import {
+  SESSION_COLUMNS,
+  type SessionRow,
+  type SessionView,
+  toSessionView,
+} from '../domain/sessions/views.ts';
+import { openSecret } from '../domain/verdicts/consume.ts';
+import type { SessionChannel } from '../entities/challenge-session.ts';
+import { sessionChannels } from '../entities/challenge-session.ts';
+import type { MessageOutcome } from '../entities/inbound-message.ts';
+import type { VerdictKind } from '../entities/verdict.ts';
+
+export interface DashboardFilters {
+  /** An agent (`reg_…`) or API key (`key_…`) id; sessions it opened. */
+  agent?: string;
+  channel?: SessionChannel;
+}
+
+/** Filters from a query string; unknown values are dropped (the page then shows everything). */
+export function parseFilters(query: Record<string, string | undefined>): DashboardFilters {
+  const filters: DashboardFilters = {};
+  const agent = query.agent;
+  if (agent && /^(reg|key)_[A-Za-z0-9_-]{1,100}$/.test(agent)) filters.agent = agent;
+  const channel = query.channel;
+  if (channel && (sessionChannels as readonly string[]).includes(channel))
+    filters.channel = channel as SessionChannel;
+  return filters;
+}
+
+/** Who can open sessions for the account: its agents and API keys, by id, with a label. */
+export async function actors(ctx: DomainContext, accountId: string) {
+  const rows = await ctx.em.execute<{ id: string; label: string | null; kind: string }[]>(
+    `select id, name as label, 'agent' as kind from agent_registration
+       where account_id = ? and status in ('claimed', 'revoked')
+     union all
+     select id, name as label, 'key' as kind from api_key where account_id = ?
+     order by kind, id`,
+    [accountId, accountId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    label: row.label ? `${row.label} (${row.id})` : row.id,
+  }));
+}
+
+const filterSql = (filters: DashboardFilters, alias: string) => ({
+  sql: `${filters.agent ? ` and ${alias}.agent_id = ?` : ''}${filters.channel ? ` and ${alias}.channel = ?` : ''}`,
+  params: [
+    ...(filters.agent ? [filters.agent] : []),
+    ...(filters.channel ? [filters.channel] : []),
+  ],
+});
+
+export async function activeSessions(
+  ctx: DomainContext,
+  accountId: string,
+  filters: DashboardFilters,
+): Promise<SessionView[]> {
+  const now = ctx.clock();
+  const filter = filterSql(filters, 's');
+  const rows = await ctx.em.execute<SessionRow[]>(
+    `select ${SESSION_COLUMNS.split(', ')
+      .map((column) => `s.${column}`)
+      .join(', ')} from challenge_session s
+     where s.account_id = ? and s.state = 'active' and s.expires_at > ?${filter.sql}
+     order by s.created_at desc, s.id limit 100`,
+    [accountId, now, ...filter.params],
+  );
+  return rows.map((row) => toSessionView(row, now));
+}
+
+export interface VerdictLine {
+  id: string;
+  sessionId: string;
+  channel: SessionChannel;
+  agentId: string;
+  kind: VerdictKind;
+  /** Null after retention erased it. */
+  otpCode: string | null;
+  magicLink: string | null;
+  from: string;
+  receivedAt: Date;
+  consumedAt: Date | null;
+}
+
+interface VerdictRow {
+  id: string;
+  session_id: string;
+  channel: SessionChannel;
+  agent_id: string;
+  kind: VerdictKind;
+  secret: Buffer | null;
+  from_address: string;
+  received_at: string;
+  consumed_at: string | null;
+}
+
+const toLine = (ctx: DomainContext, row: VerdictRow): VerdictLine => {
+  const secret = openSecret(ctx, row.id, row.secret);
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    channel: row.channel,
+    agentId: row.agent_id,
+    kind: row.kind,
+    otpCode: secret.otp_code ?? null,
+    magicLink: secret.magic_link ?? null,
+    from: row.from_address,
+    receivedAt: new Date(row.received_at),
+    consumedAt: row.consumed_at ? new Date(row.consumed_at) : null,
+  };
+};
+
+/** The account's latest verdicts, newest first (codes shown, not consumed). */
+export async function recentVerdicts(
+  ctx: DomainContext,
+  accountId: string,
+  filters: DashboardFilters,
+  limit = 20,
+): Promise<VerdictLine[]> {
+  const filter = filterSql(filters, 's');
+  const rows = await ctx.em.execute<VerdictRow[]>(
+    `select v.id, v.session_id, s.channel, s.agent_id, v.kind, v.secret, m.from_address,
+       v.received_at, v.consumed_at
+     from verdict v join challenge_session s on s.id = v.session_id
+       join inbound_message m on m.id = v.message_id
+     where s.account_id = ?${filter.sql}
+     order by v.received_at desc, v.id limit ?`,
+    [accountId, ...filter.params, limit],
+  );
+  return rows.map((row) => toLine(ctx, row));
+}
+
+/** A session of the account (any state), or null for an unknown or foreign id. */
+export async function accountSession(
+  ctx: DomainContext,
+  accountId: string,
+  sessionId: string,
+): Promise<SessionView | null> {
+  const [row] = await ctx.em.execute<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from challenge_session where id = ? and account_id = ?`,
+    [sessionId, accountId],
+  );
+  return row ? toSessionView(row, ctx.clock()) : null;
+}
+
+export interface MessageLine {
+  id: string;
+  from: string;
+  to: string;
+  receivedAt: Date;
+  outcome: MessageOutcome;
+  verdict: VerdictLine | null;
+}
+
+/** A session's messages, oldest first: who sent it, when, what was parsed; never the body. */
+export async function sessionMessages(
+  ctx: DomainContext,
+  session: SessionView,
+): Promise<MessageLine[]> {
+  const rows = await ctx.em.execute<
+    (Omit<VerdictRow, 'id' | 'kind' | 'received_at'> & {
+      message_id: string;
+      to_address: string;
+      message_received_at: string;
+      outcome: MessageOutcome;
+      id: string | null;
+      kind: VerdictKind | null;
+      received_at: string | null;
+    })[]
+  >(
+    `select m.id as message_id, m.from_address, m.to_address, m.received_at as message_received_at,
+       m.outcome, v.id, v.kind, v.secret, v.received_at, v.consumed_at
+     from inbound_message m left join verdict v on v.message_id = m.id
+     where m.session_id = ?
+     order by m.received_at, m.id limit 200`,
+    [session.id],
+  );
+  return rows.map((row) => ({
+    id: row.message_id,
+    from: row.from_address,
+    to: row.to_address,
+    receivedAt: new Date(row.message_received_at),
+    outcome: row.outcome,
+    verdict:
+      row.id && row.kind && row.received_at
+        ? toLine(ctx, {
+            ...row,
+            id: row.id,
+            kind: row.kind,
+            received_at: row.received_at,
+            session_id: session.id,
+            channel: session.channel,
+            agent_id: session.agentId,
+          })
+        : null,
+  }));
+}
