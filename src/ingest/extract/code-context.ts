@@ -60,13 +60,13 @@ export function boundaryFactor(text: string, from: number, to: number): number {
  * particle), stands between a label and the number it labels. Another number in between means
  * the label belongs to that one.
  */
-function isAdjacent(fold: string, from: number, to: number): boolean {
+function isAdjacent(fold: string, from: number, to: number, maxWord = 3): boolean {
   if (to - from > 16) return false;
   const rest = fold.slice(from, to).replace(ADJACENT_FILLER, '');
   if (rest.length === 0) return true;
   if (/\d/.test(rest)) return false;
-  if (/[\u2e80-\uffff]/.test(rest)) return rest.length <= 1;
-  return rest.length <= 3;
+  if (/[\u2e80-\uffff]/.test(rest)) return rest.length <= Math.min(1, maxWord);
+  return rest.length <= maxWord;
 }
 
 /** A warning ("never share") shortly before a code label, in the same sentence. */
@@ -162,7 +162,9 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     const left = h.end <= cand.start;
     const from = left ? h.end : cand.end;
     const to = left ? cand.start : h.start;
-    const adjacent = isAdjacent(seg.fold, from, to);
+    // A word after a sentence end describes the next sentence, not this number ("5928. Balance:").
+    const adjacent =
+      isAdjacent(seg.fold, from, to) && (left || boundaryFactor(seg.text, from, to) === 1);
     const where = left ? 'before' : 'after';
     const label = `"${h.text}"`;
     switch (h.cls) {
@@ -187,7 +189,10 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
         }
         break;
       case 'money':
-        if (adjacent) penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
+        // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
+        // "Balance: 12"); "euro è 338201" is an amount followed by something else.
+        if (adjacent && (!left || isAdjacent(seg.fold, from, to, 0)))
+          penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':
         if (!left && adjacent)
