@@ -35,6 +35,9 @@ interface Figures {
 const CORPUS =
   process.env.LATCHKEY_CORPUS ??
   fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url));
+const OWN = ['latchkey-tune.jsonl', 'latchkey-heldout.jsonl'].map((name) =>
+  fileURLToPath(new URL(`../../corpus/${name}`, import.meta.url)),
+);
 const ROUNDS = 7;
 const ROUND_MS = 400;
 const WARMUP_MS = 1000;
@@ -113,6 +116,22 @@ export async function run(): Promise<object> {
   const sms = records.filter((r) => r.channel === 'sms');
   const htmlEmails = records.filter((r) => r.channel === 'email' && typeof r.html === 'string');
 
+  // The project's own corpus (corpus/*.jsonl) adds the hard families: promo, distractors, links.
+  const own = OWN.flatMap((path) =>
+    existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line) as CorpusRecord)
+      : [],
+  );
+  const allSms = [...sms, ...own.filter((r) => r.channel === 'sms')];
+  const allSmsExtract = measure(allSms.length, () => {
+    let found = 0;
+    for (const r of allSms)
+      if (extractFromSms({ from: r.from, text: r.text ?? '' }).otp_code !== null) found += 1;
+    return found;
+  });
   const smsExtract = measure(sms.length, () => {
     let found = 0;
     for (const r of sms)
@@ -156,6 +175,8 @@ export async function run(): Promise<object> {
         Math.round((smsBaseline.medianPerSecond / smsExtract.medianPerSecond) * 10) / 10,
       targetPerSecond: 20_000,
       meetsTarget: smsExtract.medianPerSecond >= 20_000,
+      allCorpora: allSmsExtract,
+      allCorporaMeetsTarget: allSmsExtract.medianPerSecond >= 20_000,
     },
     htmlEmail: {
       extract: emailExtract,
@@ -177,7 +198,14 @@ function markdown(r: {
   cpu: string;
   corpus: string;
   method: string;
-  sms: { extract: Figures; baseline: Figures; baselineOverExtract: number; meetsTarget: boolean };
+  sms: {
+    extract: Figures;
+    baseline: Figures;
+    baselineOverExtract: number;
+    meetsTarget: boolean;
+    allCorpora: Figures;
+    allCorporaMeetsTarget: boolean;
+  };
   htmlEmail: { extract: Figures; baseline: Figures; baselineOverExtract: number };
 }): string {
   const row = (name: string, f: Figures) =>
@@ -193,11 +221,12 @@ function markdown(r: {
     '|---|---:|---:|---:|---:|',
     row('SMS: extractFromSms', r.sms.extract),
     row('SMS: baseline /\\d{6}/ scan', r.sms.baseline),
+    row('SMS: extractFromSms, dev + project corpora', r.sms.allCorpora),
     row('HTML email: extractFromEmail', r.htmlEmail.extract),
     row('HTML email: baseline /\\d{6}/ scan', r.htmlEmail.baseline),
     '',
     `Baseline is ${r.sms.baselineOverExtract}× faster on SMS and ${r.htmlEmail.baselineOverExtract}× faster on HTML email (it understands nothing; it is only a yardstick for this machine).`,
-    `SMS target of 20,000 msg/s on one core: ${r.sms.meetsTarget ? 'met' : 'NOT met'}.`,
+    `SMS target of 20,000 msg/s on one core: ${r.sms.meetsTarget ? 'met' : 'NOT met'} (dev corpus); ${r.sms.allCorporaMeetsTarget ? 'met' : 'NOT met'} (dev + project corpora).`,
     '',
   ].join('\n');
 }
