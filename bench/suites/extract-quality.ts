@@ -1,9 +1,8 @@
 /**
  * Benchmark: extraction quality (how often the extractor is exactly right, and how sure it is).
  *
- * Evaluates the three corpora of bench/lib/corpus.ts: the shared development corpus, the
- * project's tuning corpus and its held-out corpus (written and committed before any tuning; read
- * here only to report). For each: exact rate (code and link both right), invented codes on
+ * Evaluates the corpora of bench/lib/corpus.ts: the shared development corpus, the project's
+ * tuning corpus and its two held-out sets (see there for which one is still blind). For each: exact rate (code and link both right), invented codes on
  * negatives, figures per family and per language, the records that are wrong with the confidence
  * they carried, and a reliability table (confidence bucket → accuracy), which shows whether a
  * wrong answer can be told apart by its low confidence.
@@ -23,7 +22,7 @@ import {
   summarize,
 } from '../lib/corpus.ts';
 
-const SPLITS: readonly Split[] = ['dev', 'tune', 'heldout'];
+const SPLITS: readonly Split[] = ['dev', 'tune', 'heldout', 'heldout2'];
 
 interface SplitReport {
   readonly split: Split;
@@ -91,7 +90,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     '',
     `${date}. "Exact" means both the code and the link equal the record's expectation. "Invented" counts records without a code for which a code was given.`,
     '',
-    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on; `heldout` (`corpus/latchkey-heldout.jsonl`) was written and committed before any tuning (commit dc59ac8) and was not read while changing the extractor.",
+    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. `heldout` (`corpus/latchkey-heldout.jsonl`) was written and committed before any tuning (commit dc59ac8) and evaluated blind once: 54/55 exact (98.2%), 0 invented codes (see `extract-quality-heldout1-first-look.md`); its one miss (a German compound, Anmeldelink) was then diagnosed and fixed in general terms, so its figure below is no longer blind. `heldout2` (`corpus/latchkey-heldout-2.jsonl`) was written and committed after that evaluation and before the fix (commit 1d91698); its figure is its first evaluation, blind.",
     '',
     '| split | records | exact | exact rate | negatives | invented codes |',
     '|---|---:|---:|---:|---:|---:|',
@@ -118,7 +117,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     );
   lines.push('## Reliability (confidence → accuracy)', '');
   lines.push(
-    'Verdict confidence of every record of the three splits, bucketed; accuracy is the share of exact verdicts in the bucket.',
+    'Verdict confidence of every record of all splits, bucketed; accuracy is the share of exact verdicts in the bucket.',
     '',
   );
   lines.push('| confidence | verdicts | exact | accuracy |', '|---|---:|---:|---:|');

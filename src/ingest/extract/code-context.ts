@@ -32,9 +32,13 @@ function decay(distance: number): number {
 /** Multiplier for sentence and line ends between two offsets. */
 export function boundaryFactor(text: string, from: number, to: number): number {
   let factor = 1;
+  // Inside parentheses a period ends an abbreviation ("(valid 15 min.)"), not the sentence.
+  let parens = 0;
   const end = Math.min(to, from + 200);
   for (let i = from; i < end; i += 1) {
     const ch = text[i]!;
+    if (ch === '(') parens += 1;
+    else if (ch === ')' && parens > 0) parens -= 1;
     if (ch === '\n') {
       let k = i - 1;
       while (k >= from && text[k] === ' ') k -= 1;
@@ -48,7 +52,8 @@ export function boundaryFactor(text: string, from: number, to: number): number {
       const isEnd = next === undefined || next === ' ' || next === '\n' || i + 1 >= to;
       const prev1 = text[i - 1] ?? '';
       const prev2 = text[i - 2] ?? '';
-      if (isEnd && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2)) factor *= 0.5;
+      if (isEnd && parens === 0 && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2))
+        factor *= 0.5;
     }
     if (factor < 0.15) return 0.15;
   }

@@ -89,6 +89,19 @@ describe('sign-in links in SMS', () => {
     ).toBe('https://bky.example/s/T7q2Lm');
   });
 
+  test('a German compound sign-in word (Anmeldelink) vouches for the link after it', () => {
+    expect(
+      sms('Postwerk: Ihr Anmeldelink (15 Min. gültig): https://pw.example/a/Lq82Zx').magic_link,
+    ).toBe('https://pw.example/a/Lq82Zx');
+  });
+
+  test('"no link" is not said with confidence while a one-time-looking link stands unexplained', () => {
+    // Swahili, which no keyword table covers: nothing vouches for the link, nothing speaks against it.
+    const v = sms('Kiungo chako cha kuingia: https://kw.example/i/Tq72Xz');
+    expect(v.magic_link).toBeNull();
+    expect(v.confidence).toBeLessThanOrEqual(0.7);
+  });
+
   test('a short link in a marketing SMS with no sign-in word is not a magic link', () => {
     expect(
       sms('Larkspur Home: 30% off today only! Shop https://lsh.example/d/Xy72Qa').magic_link,

@@ -12,10 +12,11 @@ import { evaluate, familyOf, loadSplit, SPLITS, summarize } from '../../../bench
 const FAMILIES = ['promo', 'distractor', 'mixed', 'sms-link', 'html'];
 const tune = loadSplit('tune');
 const heldout = loadSplit('heldout');
+const heldout2 = loadSplit('heldout2');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
-    const own = [...tune, ...heldout];
+    const own = [...tune, ...heldout, ...heldout2];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
     for (const family of FAMILIES) {
@@ -25,7 +26,7 @@ describe('project corpus', () => {
   });
 
   test('covers the languages the issue names', () => {
-    const langs = new Set([...tune, ...heldout].map((r) => r.lang.split('-')[0]));
+    const langs = new Set([...tune, ...heldout, ...heldout2].map((r) => r.lang.split('-')[0]));
     for (const lang of [
       'en',
       'de',
@@ -58,14 +59,22 @@ describe('project corpus', () => {
     },
   );
 
-  test('the held-out file is the one frozen before tuning', () => {
-    const hash = createHash('sha256').update(readFileSync(SPLITS.heldout)).digest('hex');
-    expect(hash).toBe(HELDOUT_SHA256);
+  test('the held-out files are the ones frozen before they were evaluated', () => {
+    const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(sha(SPLITS.heldout)).toBe(HELDOUT_SHA256);
+    expect(sha(SPLITS.heldout2)).toBe(HELDOUT2_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
     const s = summarize(evaluate(heldout));
     expect(s.records).toBeGreaterThanOrEqual(50);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
+  test('the second held-out set is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout2));
+    expect(s.records).toBeGreaterThanOrEqual(30);
     expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
     expect(s.invented).toBe(0);
   });
@@ -80,3 +89,5 @@ describe('project corpus', () => {
 
 /** sha256 of corpus/latchkey-heldout.jsonl as committed in dc59ac8, before any tuning. */
 const HELDOUT_SHA256 = 'f585b620199ff2a168512d1d3dbe0f071b763c2449cd21f880a3e3f20c713c11';
+/** sha256 of corpus/latchkey-heldout-2.jsonl as committed in 1d91698, before it was evaluated. */
+const HELDOUT2_SHA256 = '25975fed945b38857ff9a8232a098b951c8f89785c26d7d88a3c81d3e9f64ef0';

@@ -39,6 +39,11 @@ export const de: LanguageTable = {
   auth: [
     'anmelden',
     'anmeldung',
+    // Compounds: Anmeldelink, Anmeldeseite, Bestätigungslink, Verifizierungslink, Einloggen-Link.
+    'anmelde*',
+    'bestätigungs*',
+    'verifizierungs*',
+    'einlog*',
     'einloggen',
     'login',
     'bestätigen',
