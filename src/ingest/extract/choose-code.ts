@@ -16,6 +16,11 @@ import { isPurposeCodeLabel } from './lexicon.ts';
 import type { Segment } from './segment.ts';
 
 export const CODE_THRESHOLD = 2.0;
+/**
+ * Outweighs the strongest wording a promo code gets ("Use code X": label + verb + only candidate,
+ * about 5), so marketing gives no code however it phrases the offer.
+ */
+const MARKETING_PENALTY = -5;
 /** Messages up to this length have room for one purpose only (an SMS is up to ~160). */
 const SHORT_MESSAGE = 240;
 
@@ -65,7 +70,7 @@ export function rankCodes(inputs: CodeInputs): ScoredCode[] {
   if (isMarketing(inputs.segments)) {
     for (const { cand } of all) {
       cand.evidence.push({
-        weight: -3,
+        weight: MARKETING_PENALTY,
         reason: 'marketing message with no sign-in or verify word',
       });
     }

@@ -195,8 +195,8 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
         break;
       case 'money':
         // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
-        // "Balance: 12"); "euro è 338201" is an amount followed by something else.
-        if (adjacent && (!left || isAdjacent(seg.fold, from, to, 0)))
+        // "Balance: 12"); "euro è 338201" and "330912 per pagamento" are not amounts.
+        if (adjacent && isAdjacent(seg.fold, from, to, 0))
           penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':

@@ -27,6 +27,19 @@ describe('marketing messages', () => {
     ).toBeNull();
   });
 
+  test('the strongest promo wording ("Use code X online") still gives no code in marketing', () => {
+    expect(
+      sms('SubShack: Grab 2 footlongs for $13.99. Use code 2SUB1399 online. Offer ends Monday.')
+        .otp_code,
+    ).toBeNull();
+  });
+
+  test('a two-for-one offer ("2x1") marks a Spanish message as marketing', () => {
+    expect(
+      sms('Cines Luna: ¡Miércoles de cine! 2x1 con el código CINE7Q2. Solo en taquilla.').otp_code,
+    ).toBeNull();
+  });
+
   test('a reward code is not a sign-in code', () => {
     expect(
       sms(
@@ -53,6 +66,12 @@ describe('codes beside numbers that are not codes', () => {
   test('a currency word followed by a connecting word does not make the code an amount', () => {
     expect(sms('Ricarica Facile: il codice per la ricarica di 20,00 euro è 552019.').otp_code).toBe(
       '552019',
+    );
+  });
+
+  test('a money word after a connecting word does not make the code an amount', () => {
+    expect(sms('Banca Lago: codice OTP 551029 per pagamento di 49,00 EUR.').otp_code).toBe(
+      '551029',
     );
   });
 
