@@ -25,9 +25,10 @@ export interface CorpusRecord {
 
 /**
  * The splits. `dev` is the shared corpus beside the checkout; the others are the project's own.
- * `heldout` was written and committed before any tuning and evaluated blind once (54/55); its one
- * miss was then read and fixed, so it no longer counts as blind. `heldout2` was written and
- * committed after that evaluation and before the fix, and is the blind held-out set now.
+ * Each held-out set was written and committed before the extractor changes it was meant to judge,
+ * then evaluated blind exactly once (bench/results/extract-quality-heldout*-first-look.md); after
+ * a set's misses were read and fixed it stops being blind, and the next set takes its place:
+ * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3`.
  */
 export const SPLITS = {
   dev:
@@ -36,6 +37,7 @@ export const SPLITS = {
   tune: fileURLToPath(new URL('../../corpus/latchkey-tune.jsonl', import.meta.url)),
   heldout: fileURLToPath(new URL('../../corpus/latchkey-heldout.jsonl', import.meta.url)),
   heldout2: fileURLToPath(new URL('../../corpus/latchkey-heldout-2.jsonl', import.meta.url)),
+  heldout3: fileURLToPath(new URL('../../corpus/latchkey-heldout-3.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

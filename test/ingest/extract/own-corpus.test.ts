@@ -13,10 +13,11 @@ const FAMILIES = ['promo', 'distractor', 'mixed', 'sms-link', 'html'];
 const tune = loadSplit('tune');
 const heldout = loadSplit('heldout');
 const heldout2 = loadSplit('heldout2');
+const heldout3 = loadSplit('heldout3');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
-    const own = [...tune, ...heldout, ...heldout2];
+    const own = [...tune, ...heldout, ...heldout2, ...heldout3];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
     for (const family of FAMILIES) {
@@ -26,7 +27,9 @@ describe('project corpus', () => {
   });
 
   test('covers the languages the issue names', () => {
-    const langs = new Set([...tune, ...heldout, ...heldout2].map((r) => r.lang.split('-')[0]));
+    const langs = new Set(
+      [...tune, ...heldout, ...heldout2, ...heldout3].map((r) => r.lang.split('-')[0]),
+    );
     for (const lang of [
       'en',
       'de',
@@ -63,6 +66,7 @@ describe('project corpus', () => {
     const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
     expect(sha(SPLITS.heldout)).toBe(HELDOUT_SHA256);
     expect(sha(SPLITS.heldout2)).toBe(HELDOUT2_SHA256);
+    expect(sha(SPLITS.heldout3)).toBe(HELDOUT3_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -79,6 +83,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the third held-out set is at least 96% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout3));
+    expect(s.records).toBeGreaterThanOrEqual(25);
+    expect(s.exactRate).toBeGreaterThanOrEqual(H3_TARGET);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -91,3 +102,6 @@ describe('project corpus', () => {
 const HELDOUT_SHA256 = 'f585b620199ff2a168512d1d3dbe0f071b763c2449cd21f880a3e3f20c713c11';
 /** sha256 of corpus/latchkey-heldout-2.jsonl as committed in 1d91698, before it was evaluated. */
 const HELDOUT2_SHA256 = '25975fed945b38857ff9a8232a098b951c8f89785c26d7d88a3c81d3e9f64ef0';
+/** sha256 of corpus/latchkey-heldout-3.jsonl as committed in 9bcdfe9, before it was evaluated. */
+const HELDOUT3_SHA256 = 'f14bee0a7613481e5d9cd813b0b3c45d8431c6c5cd290d68fd34e65852a91f18';
+const H3_TARGET = 0.96;
