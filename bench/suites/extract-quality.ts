@@ -90,7 +90,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     '',
     `${date}. "Exact" means both the code and the link equal the record's expectation. "Invented" counts records without a code for which a code was given.`,
     '',
-    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): its figure in the run of commit-time below is its first evaluation. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
+    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes, with no change to the extractor since. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
     '',
     '| split | records | exact | exact rate | negatives | invented codes |',
     '|---|---:|---:|---:|---:|---:|',

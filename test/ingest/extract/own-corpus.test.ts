@@ -83,7 +83,7 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
-  test('the third held-out set is at least 96% exact and invents no code', () => {
+  test('the third held-out set is at least 99% exact and invents no code', () => {
     const s = summarize(evaluate(heldout3));
     expect(s.records).toBeGreaterThanOrEqual(25);
     expect(s.exactRate).toBeGreaterThanOrEqual(H3_TARGET);
@@ -104,4 +104,4 @@ const HELDOUT_SHA256 = 'f585b620199ff2a168512d1d3dbe0f071b763c2449cd21f880a3e3f2
 const HELDOUT2_SHA256 = '25975fed945b38857ff9a8232a098b951c8f89785c26d7d88a3c81d3e9f64ef0';
 /** sha256 of corpus/latchkey-heldout-3.jsonl as committed in 9bcdfe9, before it was evaluated. */
 const HELDOUT3_SHA256 = 'f14bee0a7613481e5d9cd813b0b3c45d8431c6c5cd290d68fd34e65852a91f18';
-const H3_TARGET = 0.96;
+const H3_TARGET = 0.99;
