@@ -10,7 +10,7 @@
  */
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { extractFromEmail, extractFromSms } from '../../src/ingest/extract/index.ts';
 
@@ -166,6 +166,9 @@ export async function run(): Promise<object> {
     date: new Date().toISOString(),
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
+    // The machine is shared: its load at the start says how much the figures below are squeezed.
+    loadAverage1m: Math.round(loadavg()[0]! * 10) / 10,
+    cores: cpus().length,
     corpus: source,
     method: `warm-up ${WARMUP_MS} ms, then ${ROUNDS} rounds of at least ${ROUND_MS} ms each; median round reported; single thread`,
     sms: {
@@ -196,6 +199,8 @@ function markdown(r: {
   date: string;
   node: string;
   cpu: string;
+  loadAverage1m: number;
+  cores: number;
   corpus: string;
   method: string;
   sms: {
@@ -213,7 +218,7 @@ function markdown(r: {
   return [
     '# Benchmark: extract (OTP / magic-link extraction)',
     '',
-    `${r.date} · Node ${r.node} · ${r.cpu}`,
+    `${r.date} · Node ${r.node} · ${r.cpu} · ${r.cores} cores, 1-minute load average ${r.loadAverage1m} at the start`,
     '',
     `Corpus: ${r.corpus}. Method: ${r.method}.`,
     '',
