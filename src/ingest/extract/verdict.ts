@@ -16,6 +16,10 @@ const MAX_ALTERNATIVES = 8;
 /** Ceiling on "no link" confidence while an unexplained one-time-looking link is in the message. */
 const UNEXPLAINED_LINK_CONFIDENCE = 0.7;
 
+function labelledButRejected(code: ScoredCode): boolean {
+  return code.evidence.some((e) => e.weight >= 2 && e.reason.startsWith('code label'));
+}
+
 function unexplainedTokenLink(link: ScoredLink): boolean {
   const token = link.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason));
   return token && link.evidence.every((e) => e.weight >= 0);
@@ -71,7 +75,12 @@ export function buildVerdict(
     });
   });
   const codeRivals = codes.map((c) => chosenCode === null || !chosenCode.value.includes(c.value));
-  const codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
+  let codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
+  // Likewise "no code" while a candidate the message labels as its code was turned down only by
+  // context (a money or reference word beside it): the context may be misread.
+  if (chosenCode === null && codes.some(labelledButRejected)) {
+    codeConf = Math.min(codeConf, UNEXPLAINED_LINK_CONFIDENCE);
+  }
   let linkConf = decisionConfidence(
     linkProbs,
     chosenLink === null ? -1 : links.indexOf(chosenLink),

@@ -87,6 +87,14 @@ describe('codes beside numbers that are not codes', () => {
   });
 });
 
+describe('confidence of the doubtful', () => {
+  test('"no code" is not said with confidence while a labelled candidate was turned down by context', () => {
+    const v = sms('Acme Pay: your security code 7712 dollars was credited.');
+    expect(v.otp_code).toBeNull();
+    expect(v.confidence).toBeLessThanOrEqual(0.7);
+  });
+});
+
 describe('sign-in links in SMS', () => {
   test('a short link after a sign-in word is the magic link, without the closing parenthesis', () => {
     const v = sms('Harbor: log in here https://hbr.example/q/Rk3x9 (expires in 10 min)');
