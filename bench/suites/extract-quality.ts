@@ -78,6 +78,38 @@ function report(split: Split): SplitReport {
   };
 }
 
+/** Recorded from extract-quality-heldout{1,2,3}-first-look.md; a blind look cannot be re-run. */
+const BLIND_MISSES = [
+  {
+    set: 'heldout',
+    id: 'sms-2036',
+    family: 'sms-link',
+    what: 'no link (German compound "Anmeldelink" not read as a sign-in word)',
+    confidence: 0.904,
+  },
+  {
+    set: 'heldout2',
+    id: 'sms-3004',
+    family: 'promo',
+    what: 'promo code TACO2X1 given as the code ("2x1" offer not known as promo)',
+    confidence: 0.938,
+  },
+  {
+    set: 'heldout2',
+    id: 'sms-3007',
+    family: 'promo',
+    what: 'promo code 2FOR1599 given as the code ("Use code" outweighed the marketing penalty)',
+    confidence: 0.556,
+  },
+  {
+    set: 'heldout2',
+    id: 'sms-3012',
+    family: 'distractor',
+    what: 'no code ("330912 per pagamento" read as an amount)',
+    confidence: 0.954,
+  },
+] as const;
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function summaryRow(name: string, s: Summary): string {
@@ -126,6 +158,19 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     lines.push(
       `- ${r.split}: lowest confidence of a right verdict ${r.minRightConfidence ?? '–'}; highest confidence of a wrong verdict ${r.maxWrongConfidence ?? '– (none wrong)'}.`,
     );
+  }
+  lines.push('');
+  lines.push('## Blind misses (first evaluation of each held-out set)', '');
+  lines.push(
+    'What each held-out set got wrong the one time it was evaluated blind, with the confidence the verdict carried then. Wrong answers did not all carry low confidence: the 0.7 caps on "no link" and "no code" were added after reading these.',
+    '',
+  );
+  lines.push(
+    '| set | id | family | wrong verdict | confidence then | now |',
+    '|---|---|---|---|---:|---|',
+  );
+  for (const m of BLIND_MISSES) {
+    lines.push(`| ${m.set} | ${m.id} | ${m.family} | ${m.what} | ${m.confidence} | right |`);
   }
   lines.push('');
   const wrong = reports.flatMap((r) => r.wrong.map((w) => ({ split: r.split, ...w })));
