@@ -10,7 +10,7 @@
  */
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { extractFromEmail, extractFromSms } from '../../src/ingest/extract/index.ts';
 
@@ -29,12 +29,20 @@ interface Figures {
   readonly minPerSecond: number;
   readonly maxPerSecond: number;
   readonly medianMicrosPerMessage: number;
+  /**
+   * Median messages per second of CPU time this process used (user + system): on a shared
+   * machine the wall clock also counts the time other processes held the core.
+   */
+  readonly medianPerCpuSecond: number;
 }
 
 // The corpus lives in shared/, beside the checkout.
 const CORPUS =
   process.env.LATCHKEY_CORPUS ??
   fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url));
+const OWN = ['latchkey-tune.jsonl', 'latchkey-heldout.jsonl'].map((name) =>
+  fileURLToPath(new URL(`../../corpus/${name}`, import.meta.url)),
+);
 const ROUNDS = 7;
 const ROUND_MS = 400;
 const WARMUP_MS = 1000;
@@ -82,17 +90,22 @@ function measure(messages: number, pass: () => number): Figures {
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) sink += pass();
   const rates: number[] = [];
+  const cpuRates: number[] = [];
   for (let r = 0; r < ROUNDS; r += 1) {
     let done = 0;
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
     let elapsed = 0;
     do {
       sink += pass();
       done += messages;
       elapsed = performance.now() - start;
     } while (elapsed < ROUND_MS);
+    const cpu = process.cpuUsage(cpu0);
     rates.push((done / elapsed) * 1000);
+    cpuRates.push((done / Math.max(1, cpu.user + cpu.system)) * 1e6);
   }
+  const cpuSorted = [...cpuRates].sort((a, b) => a - b);
   if (sink === Number.MIN_SAFE_INTEGER) process.stdout.write(''); // keep results observable
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
@@ -103,6 +116,7 @@ function measure(messages: number, pass: () => number): Figures {
     minPerSecond: Math.round(sorted[0]!),
     maxPerSecond: Math.round(sorted[sorted.length - 1]!),
     medianMicrosPerMessage: Math.round((1e6 / median) * 100) / 100,
+    medianPerCpuSecond: Math.round(cpuSorted[Math.floor(cpuSorted.length / 2)]!),
   };
 }
 
@@ -113,6 +127,22 @@ export async function run(): Promise<object> {
   const sms = records.filter((r) => r.channel === 'sms');
   const htmlEmails = records.filter((r) => r.channel === 'email' && typeof r.html === 'string');
 
+  // The project's own corpus (corpus/*.jsonl) adds the hard families: promo, distractors, links.
+  const own = OWN.flatMap((path) =>
+    existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line) as CorpusRecord)
+      : [],
+  );
+  const allSms = [...sms, ...own.filter((r) => r.channel === 'sms')];
+  const allSmsExtract = measure(allSms.length, () => {
+    let found = 0;
+    for (const r of allSms)
+      if (extractFromSms({ from: r.from, text: r.text ?? '' }).otp_code !== null) found += 1;
+    return found;
+  });
   const smsExtract = measure(sms.length, () => {
     let found = 0;
     for (const r of sms)
@@ -147,6 +177,9 @@ export async function run(): Promise<object> {
     date: new Date().toISOString(),
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
+    // The machine is shared: its load at the start says how much the figures below are squeezed.
+    loadAverage1m: Math.round(loadavg()[0]! * 10) / 10,
+    cores: cpus().length,
     corpus: source,
     method: `warm-up ${WARMUP_MS} ms, then ${ROUNDS} rounds of at least ${ROUND_MS} ms each; median round reported; single thread`,
     sms: {
@@ -156,6 +189,10 @@ export async function run(): Promise<object> {
         Math.round((smsBaseline.medianPerSecond / smsExtract.medianPerSecond) * 10) / 10,
       targetPerSecond: 20_000,
       meetsTarget: smsExtract.medianPerSecond >= 20_000,
+      meetsTargetPerCpuSecond: smsExtract.medianPerCpuSecond >= 20_000,
+      allCorpora: allSmsExtract,
+      allCorporaMeetsTarget: allSmsExtract.medianPerSecond >= 20_000,
+      allCorporaMeetsTargetPerCpuSecond: allSmsExtract.medianPerCpuSecond >= 20_000,
     },
     htmlEmail: {
       extract: emailExtract,
@@ -175,29 +212,42 @@ function markdown(r: {
   date: string;
   node: string;
   cpu: string;
+  loadAverage1m: number;
+  cores: number;
   corpus: string;
   method: string;
-  sms: { extract: Figures; baseline: Figures; baselineOverExtract: number; meetsTarget: boolean };
+  sms: {
+    extract: Figures;
+    baseline: Figures;
+    baselineOverExtract: number;
+    meetsTarget: boolean;
+    meetsTargetPerCpuSecond: boolean;
+    allCorpora: Figures;
+    allCorporaMeetsTarget: boolean;
+    allCorporaMeetsTargetPerCpuSecond: boolean;
+  };
   htmlEmail: { extract: Figures; baseline: Figures; baselineOverExtract: number };
 }): string {
   const row = (name: string, f: Figures) =>
-    `| ${name} | ${f.messages} | ${f.medianPerSecond.toLocaleString('en-US')} | ${f.minPerSecond.toLocaleString('en-US')}–${f.maxPerSecond.toLocaleString('en-US')} | ${f.medianMicrosPerMessage} |`;
+    `| ${name} | ${f.messages} | ${f.medianPerSecond.toLocaleString('en-US')} | ${f.minPerSecond.toLocaleString('en-US')}–${f.maxPerSecond.toLocaleString('en-US')} | ${f.medianMicrosPerMessage} | ${f.medianPerCpuSecond.toLocaleString('en-US')} |`;
   return [
     '# Benchmark: extract (OTP / magic-link extraction)',
     '',
-    `${r.date} · Node ${r.node} · ${r.cpu}`,
+    `${r.date} · Node ${r.node} · ${r.cpu} · ${r.cores} cores, 1-minute load average ${r.loadAverage1m} at the start`,
     '',
     `Corpus: ${r.corpus}. Method: ${r.method}.`,
     '',
-    '| workload | messages | median msg/s | range msg/s | µs/msg |',
-    '|---|---:|---:|---:|---:|',
+    '| workload | messages | median msg/s | range msg/s | µs/msg | median msg per CPU-second |',
+    '|---|---:|---:|---:|---:|---:|',
     row('SMS: extractFromSms', r.sms.extract),
     row('SMS: baseline /\\d{6}/ scan', r.sms.baseline),
+    row('SMS: extractFromSms, dev + project corpora', r.sms.allCorpora),
     row('HTML email: extractFromEmail', r.htmlEmail.extract),
     row('HTML email: baseline /\\d{6}/ scan', r.htmlEmail.baseline),
     '',
     `Baseline is ${r.sms.baselineOverExtract}× faster on SMS and ${r.htmlEmail.baselineOverExtract}× faster on HTML email (it understands nothing; it is only a yardstick for this machine).`,
-    `SMS target of 20,000 msg/s on one core: ${r.sms.meetsTarget ? 'met' : 'NOT met'}.`,
+    `SMS target of 20,000 msg/s on one core, by wall clock: ${r.sms.meetsTarget ? 'met' : 'NOT met'} (dev corpus); ${r.sms.allCorporaMeetsTarget ? 'met' : 'NOT met'} (dev + project corpora). By CPU time used: ${r.sms.meetsTargetPerCpuSecond ? 'met' : 'NOT met'} (dev corpus); ${r.sms.allCorporaMeetsTargetPerCpuSecond ? 'met' : 'NOT met'} (dev + project corpora).`,
+    "Wall-clock rates on this shared machine count the time other processes held the core (see the load average above); the CPU-time rate counts only this thread's own work.",
     '',
   ].join('\n');
 }

@@ -12,9 +12,15 @@
 import { type CodeCandidate, scanCandidates } from './candidates.ts';
 import { addContextEvidence, hasCodeIntent } from './code-context.ts';
 import { type Evidence, sumEvidence } from './evidence.ts';
+import { isPurposeCodeLabel } from './lexicon.ts';
 import type { Segment } from './segment.ts';
 
 export const CODE_THRESHOLD = 2.0;
+/**
+ * Outweighs the strongest wording a promo code gets ("Use code X": label + verb + only candidate,
+ * about 5), so marketing gives no code however it phrases the offer.
+ */
+const MARKETING_PENALTY = -5;
 /** Messages up to this length have room for one purpose only (an SMS is up to ~160). */
 const SHORT_MESSAGE = 240;
 
@@ -35,6 +41,19 @@ export interface CodeInputs {
 const DIGITS = /^\d{4,8}$/;
 const ALNUM = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9]{6,8}$/;
 
+/** Promo words and no sign-in/verify word anywhere in the message. */
+function isMarketing(segments: readonly Segment[]): boolean {
+  let promo = false;
+  for (const seg of segments) {
+    for (const h of seg.hits) {
+      if (h.cls === 'auth') return false;
+      if (h.cls === 'code' && isPurposeCodeLabel(h.text)) return false;
+      if (h.cls === 'promo') promo = true;
+    }
+  }
+  return promo;
+}
+
 /** All code candidates of the message, merged by value and ranked best first. */
 export function rankCodes(inputs: CodeInputs): ScoredCode[] {
   const all: Array<{ cand: CodeCandidate; source: string }> = [];
@@ -44,6 +63,17 @@ export function rankCodes(inputs: CodeInputs): ScoredCode[] {
     addContextEvidence(seg, cands);
     for (const cand of cands) all.push({ cand, source: seg.source });
     if (!intent && hasCodeIntent(seg)) intent = true;
+  }
+  // Message-level negative context: a message that sells (promo, discount, coupon, sale…) and
+  // never speaks of signing in or verifying hands out promo codes, not sign-in codes, however
+  // plainly it says "use code". A genuine one-time code always comes with a purpose word.
+  if (isMarketing(inputs.segments)) {
+    for (const { cand } of all) {
+      cand.evidence.push({
+        weight: MARKETING_PENALTY,
+        reason: 'marketing message with no sign-in or verify word',
+      });
+    }
   }
   const web = inputs.webOtpCode?.replace(/-/g, '') ?? '';
   if (DIGITS.test(web) || ALNUM.test(web)) {

@@ -36,6 +36,8 @@ export interface ScoredLink {
 }
 
 const CONTEXT_BEFORE = 220;
+/** Messages up to this length have room for one purpose only (an SMS is up to ~160). */
+const SHORT_MESSAGE = 240;
 
 function contextDecay(distance: number): number {
   return distance <= 10 ? 1 : Math.max(0, 1 - (distance - 10) / 200);
@@ -83,7 +85,18 @@ function contextEvidence(occ: LinkOccurrence, textLike: boolean): Evidence[] {
     else if (h.cls === 'click')
       keep('click', { weight: 0.4 * f, reason: `points at a link: ${label}` });
     else if (h.cls === 'avoid' && d <= 30 && textLike) {
-      keep('avoid', { weight: -2, reason: `labelled ${label}` });
+      // "Sign in to see pickup details: <link>": the page named sits behind the sign-in, so the
+      // label says less against the link than a bare "Details: <link>" does.
+      const behindSignIn = hitsBetween(seg.hits, h.start - 40, h.start).some(
+        (a) =>
+          a.cls === 'auth' && a.end <= h.start && boundaryFactor(seg.text, a.end, h.start) === 1,
+      );
+      keep(
+        'avoid',
+        behindSignIn
+          ? { weight: -0.2, reason: `labelled ${label}, behind a sign-in` }
+          : { weight: -2, reason: `labelled ${label}` },
+      );
     } else if (h.cls === 'promo')
       keep('promo', { weight: -1 * f, reason: `marketing word ${label} before` });
     else if (h.cls === 'alert')
@@ -125,6 +138,26 @@ export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] 
     else {
       seen.sources.add(source);
       if (scored.score > seen.best.score) seen.best = scored;
+    }
+  }
+  // A short message (an SMS) with one link right after a sign-in word has room for one purpose:
+  // the link is that purpose, as the only clean code of a short sign-in message is the code.
+  if (byUrl.size === 1) {
+    const only = [...byUrl.values()][0]!;
+    const short = occurrences.every(
+      (o) => o.anchor === undefined && o.segment.text.length <= SHORT_MESSAGE,
+    );
+    const tokened = !only.best.evidence.some((e) => e.reason === 'no one-time token in the URL');
+    const asked = only.best.evidence.some(
+      (e) => e.weight >= 1 && e.reason.startsWith('sign-in or verify word'),
+    );
+    if (short && tokened && asked && only.best.score > 0) {
+      const sole: Evidence = { weight: 0.5, reason: 'the only link of a short sign-in message' };
+      only.best = {
+        ...only.best,
+        score: only.best.score + sole.weight,
+        evidence: [...only.best.evidence, sole],
+      };
     }
   }
   const ranked: ScoredLink[] = [];

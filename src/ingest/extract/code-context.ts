@@ -32,9 +32,13 @@ function decay(distance: number): number {
 /** Multiplier for sentence and line ends between two offsets. */
 export function boundaryFactor(text: string, from: number, to: number): number {
   let factor = 1;
+  // Inside parentheses a period ends an abbreviation ("(valid 15 min.)"), not the sentence.
+  let parens = 0;
   const end = Math.min(to, from + 200);
   for (let i = from; i < end; i += 1) {
     const ch = text[i]!;
+    if (ch === '(') parens += 1;
+    else if (ch === ')' && parens > 0) parens -= 1;
     if (ch === '\n') {
       let k = i - 1;
       while (k >= from && text[k] === ' ') k -= 1;
@@ -48,7 +52,8 @@ export function boundaryFactor(text: string, from: number, to: number): number {
       const isEnd = next === undefined || next === ' ' || next === '\n' || i + 1 >= to;
       const prev1 = text[i - 1] ?? '';
       const prev2 = text[i - 2] ?? '';
-      if (isEnd && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2)) factor *= 0.5;
+      if (isEnd && parens === 0 && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2))
+        factor *= 0.5;
     }
     if (factor < 0.15) return 0.15;
   }
@@ -60,13 +65,13 @@ export function boundaryFactor(text: string, from: number, to: number): number {
  * particle), stands between a label and the number it labels. Another number in between means
  * the label belongs to that one.
  */
-function isAdjacent(fold: string, from: number, to: number): boolean {
+function isAdjacent(fold: string, from: number, to: number, maxWord = 3): boolean {
   if (to - from > 16) return false;
   const rest = fold.slice(from, to).replace(ADJACENT_FILLER, '');
   if (rest.length === 0) return true;
   if (/\d/.test(rest)) return false;
-  if (/[\u2e80-\uffff]/.test(rest)) return rest.length <= 1;
-  return rest.length <= 3;
+  if (/[\u2e80-\uffff]/.test(rest)) return rest.length <= Math.min(1, maxWord);
+  return rest.length <= maxWord;
 }
 
 /** A warning ("never share") shortly before a code label, in the same sentence. */
@@ -162,7 +167,9 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     const left = h.end <= cand.start;
     const from = left ? h.end : cand.end;
     const to = left ? cand.start : h.start;
-    const adjacent = isAdjacent(seg.fold, from, to);
+    // A word after a sentence end describes the next sentence, not this number ("5928. Balance:").
+    const adjacent =
+      isAdjacent(seg.fold, from, to) && (left || boundaryFactor(seg.text, from, to) === 1);
     const where = left ? 'before' : 'after';
     const label = `"${h.text}"`;
     switch (h.cls) {
@@ -187,7 +194,10 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
         }
         break;
       case 'money':
-        if (adjacent) penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
+        // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
+        // "Balance: 12"); "euro è 338201" and "330912 per pagamento" are not amounts.
+        if (adjacent && isAdjacent(seg.fold, from, to, 0))
+          penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':
         if (!left && adjacent)

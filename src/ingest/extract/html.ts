@@ -207,6 +207,13 @@ export function readHtml(html: string): HtmlView {
           current = { href, start: out.length, images: 0, buttonish, textStart: out.length };
         } else if (name === 'img' && current !== null) {
           current.images += 1;
+        } else if (name === 'img' && (attribs.alt ?? '').trim() !== '') {
+          // An image outside a link stands for its alt text: codes are sent as images with the
+          // code in alt (for screen readers and blocked images). Inside a link the alt is left
+          // out, so logos and badges stay image-only links.
+          out.newline();
+          out.append(attribs.alt!);
+          out.newline();
         }
       },
       ontext(text) {

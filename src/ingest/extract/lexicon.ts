@@ -50,3 +50,23 @@ export function findKeywords(fold: string): Hit[] {
 export const URL_AUTH_WORDS: ReadonlySet<string> = new Set(
   LANGUAGE_TABLES.flatMap((t) => t.urlWords.map((w) => foldKeyword(w))),
 );
+
+const PROMO_WORDS: readonly string[] = LANGUAGE_TABLES.flatMap((t) =>
+  t.promo.map((w) => foldKeyword(w.replace(/^\*|\*$/g, ''))),
+);
+
+/**
+ * Whether a code label names a sign-in purpose by itself ("verification code", "OTP", "验证码")
+ * rather than being a bare "code" that promo phrases share ("code" in "promo code", "kod" in
+ * "kod rabatowy", "码" in "优惠码"). Derived from the tables, so every language gets it.
+ */
+export function isPurposeCodeLabel(folded: string): boolean {
+  let known = purposeCache.get(folded);
+  if (known === undefined) {
+    known = !PROMO_WORDS.some((p) => p.includes(folded));
+    // Labels come from the tables, so the cache is bounded by their size.
+    purposeCache.set(folded, known);
+  }
+  return known;
+}
+const purposeCache = new Map<string, boolean>();

@@ -188,6 +188,11 @@ export function isRandomToken(s: string): boolean {
   return mixedCase || changes >= 4;
 }
 
+/** A short opaque id: 5–12 letters and digits, both present (`a8Kd2`, `P2kQ9x`). */
+export function isShortToken(s: string): boolean {
+  return /^[A-Za-z0-9]{5,12}$/.test(s) && /\d/.test(s) && /[A-Za-z]/.test(s);
+}
+
 export function urlFacts(raw: string): UrlFacts {
   let url: URL;
   try {
@@ -247,6 +252,14 @@ export function urlFacts(raw: string): UrlFacts {
   if (!token && segments.some(isRandomToken)) {
     token = true;
     evidence.push({ weight: 0.8, reason: 'random token in the path' });
+  }
+  // Short links (`/s/P2kQ9x`, typical of SMS, where every character costs) carry their one-time
+  // token as a short opaque last segment: weaker evidence than a long token, so the words around
+  // the link still have to say it signs in.
+  const last = segments.at(-1);
+  if (!token && last !== undefined && segments.length <= 3 && isShortToken(last)) {
+    token = true;
+    evidence.push({ weight: 0.6, reason: 'short-link token in the path' });
   }
   if (!token && !tracker && values.some(isRandomToken)) {
     token = true;

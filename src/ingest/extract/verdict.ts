@@ -5,6 +5,7 @@
  * Confidence per decision: when something is chosen, its probability minus half the runner-up's
  * (a close second makes us less sure); when nothing is chosen, one minus the best rejected
  * candidate's probability. The verdict's confidence is the lower of the code and link decisions.
+ * "No link" is capped at 0.7 while a link built like a one-time link stands unexplained.
  */
 import { CODE_THRESHOLD, type ScoredCode } from './choose-code.ts';
 import { LINK_THRESHOLD, type ScoredLink } from './choose-link.ts';
@@ -12,6 +13,17 @@ import { describeEvidence, type Evidence, probability, round3 } from './evidence
 import type { Alternative, Extraction } from './types.ts';
 
 const MAX_ALTERNATIVES = 8;
+/** Ceiling on "no link" confidence while an unexplained one-time-looking link is in the message. */
+const UNEXPLAINED_LINK_CONFIDENCE = 0.7;
+
+function labelledButRejected(code: ScoredCode): boolean {
+  return code.evidence.some((e) => e.weight >= 2 && e.reason.startsWith('code label'));
+}
+
+function unexplainedTokenLink(link: ScoredLink): boolean {
+  const token = link.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason));
+  return token && link.evidence.every((e) => e.weight >= 0);
+}
 
 function reasons(evidence: readonly Evidence[]): string[] {
   return [...evidence]
@@ -63,12 +75,23 @@ export function buildVerdict(
     });
   });
   const codeRivals = codes.map((c) => chosenCode === null || !chosenCode.value.includes(c.value));
-  const codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
-  const linkConf = decisionConfidence(
+  let codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
+  // Likewise "no code" while a candidate the message labels as its code was turned down only by
+  // context (a money or reference word beside it): the context may be misread.
+  if (chosenCode === null && codes.some(labelledButRejected)) {
+    codeConf = Math.min(codeConf, UNEXPLAINED_LINK_CONFIDENCE);
+  }
+  let linkConf = decisionConfidence(
     linkProbs,
     chosenLink === null ? -1 : links.indexOf(chosenLink),
     links.map(() => true),
   );
+  // A rejected link built like a one-time link (it carries a token) with nothing said against it
+  // is an unexplained doubt: the words that would vouch for it may be ones the tables lack (a
+  // compound, another language). Saying "no link" then must not sound sure.
+  if (chosenLink === null && links.some(unexplainedTokenLink)) {
+    linkConf = Math.min(linkConf, UNEXPLAINED_LINK_CONFIDENCE);
+  }
   return {
     otp_code: chosenCode?.value ?? null,
     magic_link: chosenLink?.value ?? null,

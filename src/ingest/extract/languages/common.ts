@@ -12,7 +12,8 @@ export const common: LanguageTable = {
   click: [],
   warning: [],
   alert: [],
-  promo: ['%'],
+  // "2x1", "3x2": buy-two-pay-one offers, written the same way in Spanish, Portuguese, Italian…
+  promo: ['%', '2x1', '3x2', '2 for 1', 'bogo'],
   reference: ['#', '№', 'n°', 'nº', 'no.', 'nr.', 'ref.', 'ref:'],
   phone: ['tel.', 'tel:'],
   money: [

@@ -10,6 +10,10 @@ export const de: LanguageTable = {
     'mtan',
     'smstan',
     'sms-tan',
+    'mobiletan',
+    'pushtan',
+    'phototan',
+    'chiptan',
     'pin',
     '*passwort',
     'einmalpasswort',
@@ -35,6 +39,11 @@ export const de: LanguageTable = {
   auth: [
     'anmelden',
     'anmeldung',
+    // Compounds: Anmeldelink, Anmeldeseite, Bestätigungslink, Verifizierungslink, Einloggen-Link.
+    'anmelde*',
+    'bestätigungs*',
+    'verifizierungs*',
+    'einlog*',
     'einloggen',
     'login',
     'bestätigen',

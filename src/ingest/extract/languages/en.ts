@@ -139,6 +139,9 @@ export const en: LanguageTable = {
     'free shipping',
     'redeem',
     'cashback',
+    'reward',
+    'rewards',
+    'reward code',
   ],
   reference: [
     'booking code',

@@ -25,7 +25,10 @@ export const vi: LanguageTable = {
     'mã vận đơn',
     'vận đơn',
     'tài khoản',
-    'thẻ',
+    // Never bare 'thẻ' (card): folded without its accent it is English "the".
+    'số thẻ',
+    'thẻ tín dụng',
+    'thẻ ghi nợ',
     'số tham chiếu',
     'hóa đơn',
     'chuyến bay',
