@@ -147,6 +147,10 @@ const envSchema = z.object({
   // Revocation reaching open connections (src/auth/revocation.ts, src/auth/signing-keys.ts).
   CREDENTIAL_RECHECK_INTERVAL: seconds.default(30),
   SIGNING_KEYS_REFRESH_INTERVAL: seconds.default(10),
+  // MCP hosts (issue 15 part B, src/auth/mcp-hosts.ts): anonymous dynamic client registrations
+  // allowed per client address per window.
+  MCP_REGISTRATION_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  MCP_REGISTRATION_WINDOW: seconds.default(3600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -233,6 +237,11 @@ export interface Config {
   credentialRecheckInterval: number;
   /** SIGNING_KEYS_REFRESH_INTERVAL: seconds between re-reads of the signing keys (rotation, retirement). */
   signingKeysRefreshInterval: number;
+  // MCP hosts.
+  /** MCP_REGISTRATION_MAX_PER_ADDRESS: dynamic client registrations per address per window. */
+  mcpRegistrationMaxPerAddress: number;
+  /** MCP_REGISTRATION_WINDOW: seconds of that window. */
+  mcpRegistrationWindow: number;
 }
 
 export class ConfigError extends Error {
@@ -390,5 +399,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Revocation reaching open connections.
     credentialRecheckInterval: env.CREDENTIAL_RECHECK_INTERVAL,
     signingKeysRefreshInterval: env.SIGNING_KEYS_REFRESH_INTERVAL,
+    // MCP hosts.
+    mcpRegistrationMaxPerAddress: env.MCP_REGISTRATION_MAX_PER_ADDRESS,
+    mcpRegistrationWindow: env.MCP_REGISTRATION_WINDOW,
   };
 }

@@ -20,7 +20,7 @@ export const scopeDescriptions: Record<Scope, string> = {
     'create and delete API keys for your account (never with more access than listed here)',
 };
 
-const scopeList = (scope: string) =>
+export const scopeList = (scope: string) =>
   html`<ul>${scope
     .split(' ')
     .filter(Boolean)

@@ -42,6 +42,11 @@ export const errorCodes = {
   // Accounts: verified email and mailed links.
   email_unverified: { status: 403, title: "The account's email address is not verified yet" },
   link_invalid: { status: 400, title: 'This link has been used, has expired or is not valid' },
+  // MCP hosts: the console's consent page.
+  authorization_invalid: {
+    status: 400,
+    title: 'This authorization request has expired or was started in another browser',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
