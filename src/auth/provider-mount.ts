@@ -43,6 +43,27 @@ function withDefaultClient(request: FastifyRequest, body: string): string {
   return `${body}${joiner}client_id=${encodeURIComponent(defaultClientId)}`;
 }
 
+/**
+ * The provider's browser session is dropped from authorization requests, so each MCP-host
+ * authorization starts without one. Its subject is the registration an approval creates, which
+ * differs per host; a session remembered from an earlier approval would make the provider answer
+ * the next one with its logout confirmation instead of a code (resume.js). Consent is asked every
+ * time anyway (mcp-hosts.ts), so the session has nothing else to remember.
+ */
+function withoutProviderSession(request: FastifyRequest, sessionCookie: string) {
+  const header = request.raw.headers.cookie;
+  if (!header) return;
+  const kept = header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => {
+      const name = pair.slice(0, Math.max(0, pair.indexOf('=')));
+      return name !== sessionCookie && !name.startsWith(`${sessionCookie}.`);
+    });
+  if (kept.length) request.raw.headers.cookie = kept.join('; ');
+  else delete request.raw.headers.cookie;
+}
+
 export interface MountOptions {
   orm: MikroORM;
   /** Dynamic client registrations allowed per client address per window. */
@@ -109,8 +130,13 @@ export function mountProvider(
       });
     }
     app.get(paths.authorizationServerMetadata, (request, reply) => handOver(request, reply));
-    app.get(paths.authorization, (request, reply) => handOver(request, reply));
-    app.get(`${paths.authorization}/:uid`, (request, reply) => handOver(request, reply));
+    const sessionCookie = provider.cookieName('session');
+    for (const url of [paths.authorization, `${paths.authorization}/:uid`]) {
+      app.get(url, (request, reply) => {
+        withoutProviderSession(request, sessionCookie);
+        handOver(request, reply);
+      });
+    }
     app.post(paths.registration, async (request, reply) => {
       const { max, windowSeconds } = options.registrationLimit;
       const counted = await hit(

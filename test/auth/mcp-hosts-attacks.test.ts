@@ -186,6 +186,15 @@ describe('the authorization request', () => {
     expect(JSON.parse(text).error).toBe('invalid_redirect_uri');
   });
 
+  test('an unknown client is refused on the page with invalid_client, never redirected', async () => {
+    const { response, text } = await new FormClient(t.baseUrl).get(
+      authorizePath('no-such-client', { code_challenge: pkce().challenge }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(JSON.parse(text).error).toBe('invalid_client');
+  });
+
   test('another resource is refused with invalid_target', async () => {
     const { body: client } = await registerClient();
     const { challenge } = pkce();
@@ -286,6 +295,24 @@ describe('tokens', () => {
     expect(issued.body).toMatchObject({ token_type: 'Bearer', scope });
     expect(issued.body.access_token).toMatch(/^agt_/);
     expect((await listTools(issued.body.access_token)).status).toBe(200);
+  });
+
+  test("approving a second host in the same browser leaves the first host's token working", async () => {
+    const first = await approvedCode();
+    const firstToken = await exchange(first.client.client_id, first.code, first.verifier);
+    expect(firstToken.status).toBe(200);
+    // Same browser: the provider now has a session for the person (found again by its uid).
+    const { body: second } = await registerClient({ client_name: 'Second Host' });
+    const { verifier, challenge } = pkce();
+    const back = await decide(
+      first.browser,
+      await startAuthorization(first.browser, second.client_id, challenge),
+      'approve',
+    );
+    const secondToken = await exchange(second.client_id, back.searchParams.get('code')!, verifier);
+    expect(secondToken.status).toBe(200);
+    expect((await listTools(secondToken.body.access_token)).status).toBe(200);
+    expect((await listTools(firstToken.body.access_token)).status).toBe(200);
   });
 
   test('a host token addressed to another audience is refused by /mcp', async () => {
