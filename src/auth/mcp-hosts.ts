@@ -17,7 +17,9 @@
  *   are stored, found and revoked exactly like an agent's (adapter.ts joins the registration) and
  *   the host appears on the agents page with its Disconnect button.
  * - Consent is asked on every authorization: a previous grant is never reused silently (it may
- *   belong to a registration the person has since disconnected).
+ *   belong to a registration the person has since disconnected). The provider's browser session
+ *   lives for one flow only (provider-mount.ts drops it from authorization requests), since its
+ *   subject differs per host.
  * - Refresh tokens: stock MCP hosts register for `refresh_token` and use it, so a host that did
  *   gets one with its code. oidc-provider's own rules then apply: a public client's refresh token
  *   is rotated on every use (the used one is consumed; reusing it revokes the grant) and the
@@ -55,7 +57,6 @@ export const mcpHostRegistration = {
 export function mcpHostConfiguration(deps: {
   config: Pick<Config, 'consoleUrl'>;
   orm: MikroORM;
-  resource: string;
 }): Partial<Configuration> {
   return {
     responseTypes: ['code'],

@@ -90,7 +90,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     jwks: deps.keys.providerJwks() as JWKS,
     clientAuthMethods: benchClient ? ['none', 'client_secret_basic'] : ['none'],
     // MCP hosts (mcp-hosts.ts): the authorization code flow, with PKCE S256 required.
-    ...mcpHostConfiguration({ config, orm: deps.orm, resource }),
+    ...mcpHostConfiguration({ config, orm: deps.orm }),
     scopes: [...scopes],
     clockTolerance: 0,
     ttl: {

@@ -2,15 +2,15 @@
  * The console's part of the MCP authorization flow (src/auth/mcp-hosts.ts): oidc-provider sends
  * the browser to `{console_url}/authorize/:uid`; the person signs in with the console session if
  * needed, sees who asks for what, and approves or denies with a CSRF-protected form. The answer
- * goes back through `provider.interactionFinished`, so the provider, not this file, issues the
- * code and redirects.
+ * is stored with `provider.interactionResult` and the browser sent back to the provider, which,
+ * not this file, issues the code (or `access_denied`) to the client.
  *
  * The interaction is bound to the browser that started it (oidc-provider's signed `_interaction`
  * cookie), so another person's console session, in another browser, can neither see nor approve
  * it (`authorization_invalid`). Approving needs a verified account (`requireVerifiedAccount`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from 'oidc-provider';
+import { errors, type default as Provider } from 'oidc-provider';
 import { approveMcpHost } from '../auth/mcp-hosts.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
@@ -61,6 +61,20 @@ export function authorizeRoutes(config: Config) {
         if (error instanceof errors.SessionNotFound) throw invalid();
         throw error;
       }
+    };
+    /** Stores the answer on the interaction and sends the browser back to the provider. */
+    const finish = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      result: Parameters<Provider['interactionResult']>[2],
+    ) => {
+      const resume = await request.server.agentAuth.provider.interactionResult(
+        request.raw,
+        reply.raw,
+        result,
+        { mergeWithLastSubmission: false },
+      );
+      return reply.redirect(resume, 303);
     };
     const signIn = (reply: FastifyReply, uid: string) =>
       reply.redirect(
@@ -118,13 +132,10 @@ export function authorizeRoutes(config: Config) {
           { registrationId: registration.id, clientId, scope: granted.join(' ') },
           'MCP host approved in the console',
         );
-        reply.hijack();
-        await provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { login: { accountId: registration.id }, consent: { grantId } },
-          { mergeWithLastSubmission: false },
-        );
+        return finish(request, reply, {
+          login: { accountId: registration.id },
+          consent: { grantId },
+        });
       },
     );
 
@@ -134,13 +145,10 @@ export function authorizeRoutes(config: Config) {
       async (request, reply) => {
         await interaction(request, reply);
         if (!request.user) return signIn(reply, request.params.uid);
-        reply.hijack();
-        await request.server.agentAuth.provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { error: 'access_denied', error_description: 'the person denied the request' },
-          { mergeWithLastSubmission: false },
-        );
+        return finish(request, reply, {
+          error: 'access_denied',
+          error_description: 'the person denied the request',
+        });
       },
     );
   };
