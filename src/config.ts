@@ -156,6 +156,10 @@ const envSchema = z.object({
   // --- Customer webhooks (issue 12) ---
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ATTEMPT_TIMEOUT: seconds.max(60).default(10),
+  // MCP hosts (issue 15 part B, src/auth/mcp-hosts.ts): anonymous dynamic client registrations
+  // allowed per client address per window.
+  MCP_REGISTRATION_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  MCP_REGISTRATION_WINDOW: seconds.default(3600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -254,6 +258,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_ATTEMPT_TIMEOUT: seconds one delivery attempt may take (a 2xx within it succeeds). */
   webhookAttemptTimeout: number;
+  // MCP hosts.
+  /** MCP_REGISTRATION_MAX_PER_ADDRESS: dynamic client registrations per address per window. */
+  mcpRegistrationMaxPerAddress: number;
+  /** MCP_REGISTRATION_WINDOW: seconds of that window. */
+  mcpRegistrationWindow: number;
 }
 
 export class ConfigError extends Error {
@@ -418,5 +427,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // --- Customer webhooks (issue 12) ---
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookAttemptTimeout: env.WEBHOOK_ATTEMPT_TIMEOUT,
+    // MCP hosts.
+    mcpRegistrationMaxPerAddress: env.MCP_REGISTRATION_MAX_PER_ADDRESS,
+    mcpRegistrationWindow: env.MCP_REGISTRATION_WINDOW,
   };
 }

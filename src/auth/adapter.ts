@@ -110,9 +110,16 @@ export function createAdapterFactory(orm: MikroORM) {
       throw new Error('findByUserCode is not supported: the device flow is disabled');
     },
 
-    async findByUid() {
-      // Only sessions and interactions are found by uid; no route that creates them is mounted.
-      throw new Error('findByUid is not supported: sessions and interactions are not used');
+    async findByUid(uid) {
+      // Sessions of the MCP-host authorization flow (mcp-hosts.ts) are looked up by uid.
+      const [row] = await em().execute<Row[]>(
+        `select payload, consumed_at from oidc_payload
+         where model = ? and payload->>'uid' = ? and (expires_at is null or expires_at > ?)`,
+        [model, uid, new Date()],
+      );
+      if (!row) return undefined;
+      const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+      return payload as AdapterPayload;
     },
 
     async consume(id) {

@@ -69,6 +69,7 @@ export async function registerAuth(
     assertions,
     logger,
     benchClient: options.benchClient,
+    cookieKeys: [await serverSecret(em, db.sealer, 'oidc-cookie-signing')],
   });
   const agentAuth: AgentAuth = { provider, keys, assertions, orm: db.orm, policy };
 
@@ -89,7 +90,15 @@ export async function registerAuth(
   server.decorate('revocations', revocations);
   server.decorateRequest('principal', null);
 
-  await server.register(mountProvider(provider, () => keys.publicJwks()));
+  await server.register(
+    mountProvider(provider, () => keys.publicJwks(), {
+      orm: db.orm,
+      registrationLimit: {
+        max: config.mcpRegistrationMaxPerAddress,
+        windowSeconds: config.mcpRegistrationWindow,
+      },
+    }),
+  );
   await server.register(registrationRoutes(config, () => policy));
   await server.register(securityEventRoutes({ config, orm: db.orm, events }));
   await server.register(discoveryRoutes(config));

@@ -14,6 +14,8 @@ import { scopes } from './principal.ts';
 export const paths = {
   token: '/oauth2/token',
   revocation: '/oauth2/revoke',
+  authorization: '/oauth2/authorize',
+  registration: '/oauth2/register',
   jwks: '/oauth2/jwks',
   authorizationServerMetadata: '/.well-known/oauth-authorization-server',
   protectedResourceMetadata: '/.well-known/oauth-protected-resource',
@@ -48,10 +50,14 @@ export function authorizationServerMetadata(config: MetadataConfig) {
     token_endpoint: `${base}${paths.token}`,
     revocation_endpoint: `${base}${paths.revocation}`,
     jwks_uri: `${base}${paths.jwks}`,
-    grant_types_supported: [jwtBearerGrantType, claimGrantType],
+    // MCP hosts (src/auth/mcp-hosts.ts): authorization code + PKCE S256, RFC 7591 registration.
+    authorization_endpoint: `${base}${paths.authorization}`,
+    registration_endpoint: `${base}${paths.registration}`,
+    grant_types_supported: [jwtBearerGrantType, claimGrantType, 'authorization_code'],
     scopes_supported: [...scopes],
-    // REQUIRED by RFC 8414 §2; no grant here uses the authorization endpoint.
-    response_types_supported: [],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
     // Clients are public (the default client, no secret). Omitting these would mean
     // client_secret_basic by RFC 8414's defaults.
     token_endpoint_auth_methods_supported: ['none'],

@@ -1,7 +1,9 @@
 /**
  * Mounts oidc-provider inside the Fastify host for an allowlist of routes only:
  *   POST /oauth2/token, POST /oauth2/revoke, GET /oauth2/jwks,
- *   GET /.well-known/oauth-authorization-server.
+ *   GET /.well-known/oauth-authorization-server, and for MCP hosts (mcp-hosts.ts)
+ *   GET /oauth2/authorize (+ its resume route /oauth2/authorize/:uid) and POST /oauth2/register,
+ *   the latter limited per client address (oidc-provider leaves rate limits to its host).
  * The raw request is handed to `provider.callback()` (`reply.hijack()`), so the provider keeps its
  * own parsing, checks and wire format; nothing else of the provider is reachable. The one
  * exception is GET /oauth2/jwks, answered from the live key ring (signing-keys.ts): the provider's
@@ -19,8 +21,10 @@
  * The provider reads `req.body` (a string, parsed by its own urlencoded parser exactly as the
  * stream would be) and prints one warning per process that an upstream parser ran; that is this.
  */
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { hit } from '../domain/throttle/counter.ts';
 import { paths } from './metadata.ts';
 import { defaultClientId } from './provider.ts';
 
@@ -39,7 +43,38 @@ function withDefaultClient(request: FastifyRequest, body: string): string {
   return `${body}${joiner}client_id=${encodeURIComponent(defaultClientId)}`;
 }
 
-export function mountProvider(provider: Provider, jwks: () => { keys: unknown[] }) {
+/**
+ * The provider's browser session is dropped from authorization requests, so each MCP-host
+ * authorization starts without one. Its subject is the registration an approval creates, which
+ * differs per host; a session remembered from an earlier approval would make the provider answer
+ * the next one with its logout confirmation instead of a code (resume.js). Consent is asked every
+ * time anyway (mcp-hosts.ts), so the session has nothing else to remember.
+ */
+function withoutProviderSession(request: FastifyRequest, sessionCookie: string) {
+  const header = request.raw.headers.cookie;
+  if (!header) return;
+  const kept = header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => {
+      const name = pair.slice(0, Math.max(0, pair.indexOf('=')));
+      return name !== sessionCookie && !name.startsWith(`${sessionCookie}.`);
+    });
+  if (kept.length) request.raw.headers.cookie = kept.join('; ');
+  else delete request.raw.headers.cookie;
+}
+
+export interface MountOptions {
+  orm: MikroORM;
+  /** Dynamic client registrations allowed per client address per window. */
+  registrationLimit: { max: number; windowSeconds: number };
+}
+
+export function mountProvider(
+  provider: Provider,
+  jwks: () => { keys: unknown[] },
+  options: MountOptions,
+) {
   const callback = provider.callback();
 
   const handOver = (request: FastifyRequest, reply: FastifyReply, body?: string) => {
@@ -95,6 +130,36 @@ export function mountProvider(provider: Provider, jwks: () => { keys: unknown[] 
       });
     }
     app.get(paths.authorizationServerMetadata, (request, reply) => handOver(request, reply));
+    const sessionCookie = provider.cookieName('session');
+    for (const url of [paths.authorization, `${paths.authorization}/:uid`]) {
+      app.get(url, (request, reply) => {
+        withoutProviderSession(request, sessionCookie);
+        handOver(request, reply);
+      });
+    }
+    app.post(paths.registration, async (request, reply) => {
+      const { max, windowSeconds } = options.registrationLimit;
+      const counted = await hit(
+        options.orm.em.fork(),
+        `mcp-registration:${request.ip}`,
+        windowSeconds,
+      );
+      if (counted.count > max) {
+        const retryAfter = Math.max(
+          1,
+          Math.ceil((counted.windowEndsAt.getTime() - Date.now()) / 1000),
+        );
+        return reply
+          .status(429)
+          .header('retry-after', String(retryAfter))
+          .header('cache-control', 'no-store')
+          .send({
+            error: 'rate_limited',
+            error_description: `too many client registrations from this address; retry in ${retryAfter} seconds`,
+          });
+      }
+      handOver(request, reply, typeof request.body === 'string' ? request.body : '');
+    });
     app.get(paths.jwks, (_request, reply) =>
       reply.type('application/jwk-set+json; charset=utf-8').send(jwks()),
     );

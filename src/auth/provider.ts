@@ -3,9 +3,10 @@
  * need. Issuer = PUBLIC_BASE_URL (routes carry full paths; discovery is rewritten from
  * configuration, so the Host header never shapes a URL).
  *
- * - Grants: the claim grant and jwt-bearer (grants/); `responseTypes: []` leaves no
- *   authorization-endpoint flows. The built-in client_credentials grant exists only in a bench
- *   instance (`benchClient`), never from configuration.
+ * - Grants: the claim grant and jwt-bearer (grants/) for agents; the authorization code flow
+ *   with PKCE S256 and dynamic registration for MCP hosts (mcp-hosts.ts). The built-in
+ *   client_credentials grant exists only in a bench instance (`benchClient`), never from
+ *   configuration.
  * - Clients: one static public client (`token_endpoint_auth_method: none`), injected into requests
  *   that carry no client authentication at all (provider-mount.ts explains why and how).
  * - Keys: the identity-assertion key ring is the provider's `jwks`, so `/oauth2/jwks` publishes it.
@@ -21,9 +22,15 @@ import Provider, {
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
-import { createAdapterFactory } from './adapter.ts';
+import { createAdapterFactory, RegistrationNotLiveError } from './adapter.ts';
 import { grantTypes, registerGrants } from './grants/index.ts';
 import type { IdentityAssertions } from './identity-assertion.ts';
+import {
+  mcpHostConfiguration,
+  mcpHostRegistration,
+  mcpHostTokenClaims,
+  mcpHostTtl,
+} from './mcp-hosts.ts';
 import { authorizationServerMetadata, paths } from './metadata.ts';
 import { scopes } from './principal.ts';
 import { installAccessTokenPrefix } from './provider-internals.ts';
@@ -45,6 +52,8 @@ export interface ProviderDeps {
   logger: Logger;
   /** Bench only: a confidential client allowed oidc-provider's own client_credentials grant. */
   benchClient?: BenchClient;
+  /** Keys of the provider's signed cookies (the MCP-host authorization interaction). */
+  cookieKeys: string[];
 }
 
 export async function createProvider(deps: ProviderDeps): Promise<Provider> {
@@ -80,21 +89,26 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     // jose's JWK and the provider's JWK types differ only in optional members' declarations.
     jwks: deps.keys.providerJwks() as JWKS,
     clientAuthMethods: benchClient ? ['none', 'client_secret_basic'] : ['none'],
-    responseTypes: [],
+    // MCP hosts (mcp-hosts.ts): the authorization code flow, with PKCE S256 required.
+    ...mcpHostConfiguration({ config, orm: deps.orm }),
     scopes: [...scopes],
     clockTolerance: 0,
-    ttl: { AccessToken: config.accessTokenTtl, ClientCredentials: config.accessTokenTtl },
+    ttl: {
+      AccessToken: config.accessTokenTtl,
+      ClientCredentials: config.accessTokenTtl,
+      ...mcpHostTtl,
+    },
     routes: {
       token: paths.token,
       revocation: paths.revocation,
       jwks: paths.jwks,
+      authorization: paths.authorization,
+      registration: paths.registration,
       // Never mounted (provider-mount.ts forwards an allowlist); kept under /oauth2 for tidiness.
-      authorization: '/oauth2/authorize',
       introspection: '/oauth2/introspect',
       userinfo: '/oauth2/userinfo',
       end_session: '/oauth2/logout',
       pushed_authorization_request: '/oauth2/par',
-      registration: '/oauth2/register',
       code_verification: '/oauth2/device',
       device_authorization: '/oauth2/device/auth',
       backchannel_authentication: '/oauth2/backchannel',
@@ -103,6 +117,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     },
     features: {
       devInteractions: { enabled: false },
+      registration: mcpHostRegistration,
       dPoP: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
@@ -119,6 +134,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
+          // Also reached by the authorization endpoint: a token for any other audience is refused.
           if (indicator !== resource) throw new errors.InvalidTarget();
           return {
             scope: scopes.join(' '),
@@ -128,13 +144,14 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
         },
       },
     },
-    // Access tokens carry their tenant in `extra` (set by grants/issue-access-token.ts).
-    extraTokenClaims: (_ctx, token) => (token as { extra?: Record<string, unknown> }).extra,
+    // Access tokens carry their tenant in `extra`: set by grants/issue-access-token.ts for the
+    // agent grants, looked up from the registration for MCP hosts' authorization codes.
+    extraTokenClaims: (_ctx, token) => mcpHostTokenClaims(deps.orm, token),
     renderError: (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = out;
     },
-    cookies: { keys: [] },
+    cookies: { keys: deps.cookieKeys },
   });
 
   installAccessTokenPrefix(provider);
@@ -156,6 +173,12 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
   });
 
   provider.on('server_error', (ctx, error) => {
+    // An MCP host's code redeemed after the person disconnected it (the token is not stored).
+    if (error instanceof RegistrationNotLiveError) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'the registration has been revoked' };
+      return;
+    }
     // Emitted before the response leaves: an unreachable database becomes RFC 6749's
     // `temporarily_unavailable` (503 + Retry-After) instead of a 500 (issue 11 §6).
     if (isDependencyUnavailable(error)) {

@@ -22,7 +22,7 @@ export const scopeDescriptions: Record<Scope, string> = {
     'add and remove webhook endpoints that receive your sessions, codes and agent changes',
 };
 
-const scopeList = (scope: string) =>
+export const scopeList = (scope: string) =>
   html`<ul>${scope
     .split(' ')
     .filter(Boolean)

@@ -17,6 +17,7 @@ import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
 import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
+import { authorizeRoutes } from './authorize-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
 import type { PageChrome } from './layout.ts';
@@ -172,6 +173,7 @@ export function registerConsole(config: Config) {
     await app.register(dashboardRoutes(config));
     await app.register(usageConsoleRoutes(config));
     await app.register(webhookConsoleRoutes(prefix));
+    await app.register(authorizeRoutes(config));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

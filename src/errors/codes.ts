@@ -64,6 +64,11 @@ export const errorCodes = {
     status: 409,
     title: 'A request with this Idempotency-Key is still being processed',
   },
+  // MCP hosts: the console's consent page.
+  authorization_invalid: {
+    status: 400,
+    title: 'This authorization request has expired or was started in another browser',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

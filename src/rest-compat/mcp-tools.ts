@@ -9,6 +9,12 @@
  *
  * Revocation: a tool call whose credential is revoked while it runs (a wait) ends at once with an
  * `unauthenticated` result, whatever the operation would have answered.
+ *
+ * Metadata for hosts (decisions.md "MCP hosts"): each tool has a `title`, `annotations` (what it
+ * changes, whether it reaches beyond the account) and an `outputSchema` built from the same zod
+ * wire shapes as /v1 (shapes.ts); a successful result carries `structuredContent`, which the SDK
+ * validates against that schema on the server and again in the host's client. The text content
+ * is the same JSON, for hosts that read only text.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -19,12 +25,15 @@ import type { SchemaOperations } from './operations.ts';
 import {
   type MessageData,
   messageOut,
+  messageSchema,
   nodes,
   type Page,
   type SessionData,
   sessionOut,
+  sessionSchema,
   type VerdictData,
   verdictOut,
+  verdictSchema,
 } from './shapes.ts';
 
 export const MCP_WAIT_CAP_SECONDS = 50;
@@ -42,6 +51,48 @@ const target = z
   .max(2048)
   .optional()
   .describe('The site or app the challenge is for (host name or URL)');
+
+/** What each tool returns (its `outputSchema`): one zod description shared with /v1's shapes. */
+export const toolOutputs = {
+  open_challenge: sessionSchema.pick({
+    session_id: true,
+    channel: true,
+    agent_id: true,
+    expires_at: true,
+    number: true,
+    inbox_address: true,
+    next_step: true,
+  }),
+  provision_number: z.object({
+    session_id: z.string(),
+    number: z.string().describe('E.164'),
+    expires_at: z.string(),
+    next_step: z.string(),
+  }),
+  wait_for_verdict: verdictSchema,
+  // One object for the three outcomes (a code; a timeout; a reroute with auto_reroute), since an
+  // outputSchema must be a single object type.
+  wait_for_otp: z.object({
+    otp_code: z.string().nullable().optional().describe('The code, when one arrived'),
+    from_number: z.string().nullable().optional(),
+    received_at: z.string().nullable().optional(),
+    next_step: z.string().optional(),
+    verdict: z.literal('timeout').optional().describe('Nothing arrived in time'),
+    status: z
+      .literal('carrier_retry_required')
+      .optional()
+      .describe('auto_reroute moved the session'),
+    session_id: z.string().optional(),
+    new_number: z.string().optional(),
+    previous_number: z.string().optional(),
+    country: z.literal('US').optional(),
+    expires_at: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  get_messages: z.object({ messages: z.array(messageSchema), has_more: z.boolean() }),
+  release_number: z.object({ status: sessionSchema.shape.state }),
+  list_numbers: z.object({ sessions: z.array(sessionSchema), has_more: z.boolean() }),
+} as const;
 
 type ToolExtra = {
   signal: AbortSignal;
@@ -138,6 +189,15 @@ export function installTools(
   server.registerTool(
     'open_challenge',
     {
+      title: 'Open a challenge session',
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        // The number or inbox receives messages from the outside world (the app being signed in).
+        openWorldHint: true,
+      },
+      outputSchema: toolOutputs.open_challenge,
       description:
         'Open a challenge session: a phone number (sms_otp) or an inbox (email_otp, magic_link) to receive one sign-in challenge.',
       inputSchema: {
@@ -167,6 +227,14 @@ export function installTools(
   server.registerTool(
     'provision_number',
     {
+      title: 'Get a phone number for an SMS code',
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      outputSchema: toolOutputs.provision_number,
       description:
         'Alias of open_challenge with channel sms_otp: get a US phone number for an SMS code.',
       inputSchema: { input: z.strictObject({ target }) },
@@ -183,6 +251,15 @@ export function installTools(
   server.registerTool(
     'wait_for_verdict',
     {
+      title: 'Wait for the code or link',
+      annotations: {
+        // Consumes the verdict it returns, so it is neither read-only nor idempotent.
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      outputSchema: toolOutputs.wait_for_verdict,
       description: `Wait up to ${MCP_WAIT_CAP_SECONDS} seconds for the session's code, link or passkey request; consumes what it returns. A timeout is not an error.`,
       inputSchema: { input: z.strictObject({ session_id: sessionId, timeout }) },
     },
@@ -198,6 +275,15 @@ export function installTools(
   server.registerTool(
     'wait_for_otp',
     {
+      title: 'Wait for the SMS code',
+      annotations: {
+        readOnlyHint: false,
+        // With auto_reroute a timeout releases the session's number for a new one.
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      outputSchema: toolOutputs.wait_for_otp,
       description:
         'Alias of wait_for_verdict for SMS. With auto_reroute, a timeout moves the session onto a new number and returns status carrier_retry_required.',
       inputSchema: {
@@ -240,6 +326,15 @@ export function installTools(
   server.registerTool(
     'get_messages',
     {
+      title: "Read a session's messages",
+      annotations: {
+        // Reading a code consumes it.
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      outputSchema: toolOutputs.get_messages,
       description:
         "List a session's messages: metadata and parsed codes, never raw bodies. Reading a code consumes it.",
       inputSchema: {
@@ -266,6 +361,15 @@ export function installTools(
   server.registerTool(
     'release_number',
     {
+      title: 'Close a session',
+      annotations: {
+        readOnlyHint: false,
+        // The number or inbox is released and cannot be had back.
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      outputSchema: toolOutputs.release_number,
       description: 'Close a session and release its number or inbox.',
       inputSchema: { input: z.strictObject({ session_id: sessionId }) },
     },
@@ -280,6 +384,12 @@ export function installTools(
   server.registerTool(
     'list_numbers',
     {
+      title: 'List active sessions',
+      annotations: {
+        readOnlyHint: true,
+        openWorldHint: false,
+      },
+      outputSchema: toolOutputs.list_numbers,
       description:
         "List the account's unexpired active sessions. When has_more is true, call again with the last session_id as after.",
       inputSchema: {

@@ -47,8 +47,6 @@ describe('requests without a client', () => {
   test.each([
     'password',
     'client_credentials',
-    'authorization_code',
-    'refresh_token',
     'urn:ietf:params:oauth:grant-type:device_code',
     'implicit',
     'urn:example:unknown',
@@ -57,6 +55,19 @@ describe('requests without a client', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(unsupported);
   });
+
+  // These grants exist for MCP hosts' own registered clients, never for the default client.
+  test.each(['authorization_code', 'refresh_token'])(
+    'grant_type %s without a registered client is refused as not allowed for this client',
+    async (grantType) => {
+      const response = await token(t, { grant_type: grantType });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        error: 'invalid_request',
+        error_description: 'requested grant type is not allowed for this client',
+      });
+    },
+  );
 
   test('a missing grant_type is invalid_request', async () => {
     const response = await token(t, { claim_token: 'x' });
@@ -208,11 +219,9 @@ describe('client authentication', () => {
 describe('the mounted surface', () => {
   test.each([
     ['GET', '/oauth2/token'],
-    ['GET', '/oauth2/authorize'],
     ['POST', '/oauth2/introspect'],
     ['GET', '/.well-known/openid-configuration'],
     ['GET', '/oauth2/userinfo'],
-    ['POST', '/oauth2/register'],
     ['POST', '/oauth2/device/auth'],
   ])('%s %s is not served', async (method, path) => {
     const response = await fetch(`${t.baseUrl}${path}`, { method });

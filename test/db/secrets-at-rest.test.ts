@@ -63,7 +63,11 @@ test('the database files hold neither the sealing key nor a sealed message, code
     const secrets = await em.execute<{ name: string; value: string }[]>(
       'select name, value from server_secret',
     );
-    expect(secrets.map((s) => s.name).sort()).toEqual(['cookie-signing', 'user-code-pepper']);
+    expect(secrets.map((s) => s.name).sort()).toEqual([
+      'cookie-signing',
+      'oidc-cookie-signing',
+      'user-code-pepper',
+    ]);
     for (const { value } of secrets) expect(value.startsWith(`v2.${sealing!.kid}.`)).toBe(true);
     const jwks = await em.execute<{ private_jwk: string }[]>('select private_jwk from signing_key');
     for (const { private_jwk } of jwks) expect(private_jwk.startsWith('v2.')).toBe(true);
