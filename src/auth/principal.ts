@@ -9,10 +9,14 @@ export const scopes = [
   'otp:read',
   'usage:read',
   'keys:manage',
+  'authenticators:manage',
 ] as const;
 export type Scope = (typeof scopes)[number];
 
-/** Granted to a claimed agent unless it asked for more; `keys:manage` only when requested. */
+/**
+ * Granted to a claimed agent unless it asked for more; `keys:manage` and `authenticators:manage`
+ * only when requested.
+ */
 export const defaultAgentScopes: readonly Scope[] = [
   'sessions:write',
   'sessions:read',

@@ -18,6 +18,8 @@ export const scopeDescriptions: Record<Scope, string> = {
   'usage:read': 'see your usage and billing figures',
   'keys:manage':
     'create and delete API keys for your account (never with more access than listed here)',
+  'authenticators:manage':
+    'store and delete authenticator-app enrolments (TOTP secrets) for your apps; it never reads a secret back',
 };
 
 const scopeList = (scope: string) =>

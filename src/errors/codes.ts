@@ -42,6 +42,15 @@ export const errorCodes = {
   // Accounts: verified email and mailed links.
   email_unverified: { status: 403, title: "The account's email address is not verified yet" },
   link_invalid: { status: 400, title: 'This link has been used, has expired or is not valid' },
+  // Authenticator (TOTP) challenges.
+  no_authenticator: {
+    status: 422,
+    title: 'The account has no authenticator for this id or target',
+  },
+  ambiguous_authenticator: {
+    status: 409,
+    title: 'Several authenticators match this target; give authenticator_id',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -1,6 +1,6 @@
 /**
  * The scope matrix: every /v1 route, MCP tool and GraphQL root field against every set of scopes
- * (all 31 non-empty subsets, and no credential at all), and another account's ids. The schema
+ * (all 63 non-empty subsets, and no credential at all), and another account's ids. The schema
  * decides; the faces must agree: without the scope, 403 `insufficient_scope` (REST, with the RFC
  * 6750 challenge), `extensions.code` (GraphQL), an `isError` result (MCP); with it, never a
  * refusal for scope. A foreign session id is indistinguishable from a missing one.
@@ -116,6 +116,25 @@ const restCases: (Case & { method: string; path: () => string; body?: unknown })
     method: 'DELETE',
     path: () => '/v1/api-keys/key_missing',
   },
+  {
+    name: 'GET /v1/authenticators',
+    scope: 'authenticators:manage',
+    method: 'GET',
+    path: () => '/v1/authenticators',
+  },
+  {
+    name: 'POST /v1/authenticators',
+    scope: 'authenticators:manage',
+    method: 'POST',
+    path: () => '/v1/authenticators',
+    body: { target: 'app.example', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
+  },
+  {
+    name: 'DELETE /v1/authenticators/:id',
+    scope: 'authenticators:manage',
+    method: 'DELETE',
+    path: () => '/v1/authenticators/aut_missing',
+  },
 ];
 
 describe('REST /v1', () => {
@@ -132,7 +151,7 @@ describe('REST /v1', () => {
   );
 
   test.each(restCases)(
-    '$name against all 31 scope sets: refused exactly when $scope is missing',
+    '$name against all 63 scope sets: refused exactly when $scope is missing',
     async (c) => {
       for (const set of scopeSets) {
         const response = await rest(c.method, c.path(), keys.get(label(set))!, c.body);
@@ -218,6 +237,22 @@ const graphqlCases: (Case & { query: () => string })[] = [
     scope: 'keys:manage',
     query: () => 'mutation { deleteApiKey(id: "key_missing") }',
   },
+  {
+    name: 'Query.authenticators',
+    scope: 'authenticators:manage',
+    query: () => '{ authenticators { edges { node { id } } } }',
+  },
+  {
+    name: 'Mutation.createAuthenticator',
+    scope: 'authenticators:manage',
+    query: () =>
+      'mutation { createAuthenticator(input: {target: "app.example", secret: "JBSWY3DPEHPK3PXPJBSWY3DP"}) { id } }',
+  },
+  {
+    name: 'Mutation.deleteAuthenticator',
+    scope: 'authenticators:manage',
+    query: () => 'mutation { deleteAuthenticator(id: "aut_missing") }',
+  },
 ];
 
 async function graphql(key: string | null, query: string) {
@@ -244,7 +279,7 @@ describe('GraphQL over HTTP', () => {
   });
 
   test.each(graphqlCases)(
-    '$name against all 31 scope sets: refused exactly when $scope is missing',
+    '$name against all 63 scope sets: refused exactly when $scope is missing',
     async (c) => {
       for (const set of scopeSets) {
         const { body } = await graphql(keys.get(label(set))!, c.query());
@@ -316,7 +351,7 @@ async function mcpClient(key: string) {
 
 describe('MCP tools', () => {
   test.each(toolCases)(
-    '$name against all 31 scope sets: refused exactly when $scope is missing',
+    '$name against all 63 scope sets: refused exactly when $scope is missing',
     async (c) => {
       for (const set of scopeSets) {
         const client = await mcpClient(keys.get(label(set))!);

@@ -10,7 +10,7 @@ import type { TestApp } from './app.ts';
 
 export const allScopes: readonly Scope[] = scopes;
 
-/** Every non-empty subset of the scopes (31 of them). */
+/** Every non-empty subset of the scopes (2^n - 1 of them: 63 with six scopes). */
 export const scopeSets: Scope[][] = Array.from({ length: 2 ** scopes.length - 1 }, (_, i) =>
   scopes.filter((_scope, bit) => ((i + 1) >> bit) & 1),
 );

@@ -9,6 +9,7 @@ import { Migration20261122052418_agent_auth } from './20261122052418-agent-auth.
 import { Migration20261122052852_challenge_sessions } from './20261122052852-challenge-sessions.ts';
 import { Migration20261125100100_email_verification } from './20261125100100-email-verification.ts';
 import { Migration20261125100200_key_lineage } from './20261125100200-key-lineage.ts';
+import { Migration20261125110100_authenticators } from './20261125110100-authenticators.ts';
 
 const classes = [
   Migration20261122050650_foundation,
@@ -16,6 +17,7 @@ const classes = [
   Migration20261122052852_challenge_sessions,
   Migration20261125100100_email_verification,
   Migration20261125100200_key_lineage,
+  Migration20261125110100_authenticators,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({
