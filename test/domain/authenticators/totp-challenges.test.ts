@@ -138,6 +138,7 @@ describe('never the same code twice', () => {
     const clock = new TestClock(new Date(Date.UTC(2026, 0, 1, 0, 0, 0)));
     useClock(clock);
     const sessions = await Promise.all([1, 2, 3].map(() => open({ target: 'parallel.example' })));
+    for (const session of sessions) expect(session.authenticator_id).toBe(id);
     const answers = await Promise.all(sessions.map((s) => wait(s.session_id)));
     const steps = answers.map((a) => new Date(a.body.valid_until).getTime() / 1000 / 30 - 1);
     expect(new Set(steps).size).toBe(3);
