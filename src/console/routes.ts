@@ -17,6 +17,7 @@ import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
 import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
+import { authenticatorConsoleRoutes } from './authenticators-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import type { PageChrome } from './layout.ts';
 import { mailLinkRoutes } from './mail-link-routes.ts';
@@ -171,6 +172,7 @@ export function registerConsole(config: Config) {
     await app.register(mailLinkRoutes({ config, mailer, afterAnswer, now }));
     await app.register(apiKeyConsoleRoutes(prefix));
     await app.register(agentConsoleRoutes(prefix));
+    await app.register(authenticatorConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

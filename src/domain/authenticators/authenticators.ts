@@ -52,7 +52,7 @@ const toView = (row: ViewRow): AuthenticatorView => ({
 
 export async function createAuthenticator(
   ctx: DomainContext,
-  principal: Principal,
+  principal: Pick<Principal, 'accountId'>,
   input: CreateAuthenticatorInput,
 ): Promise<AuthenticatorView> {
   const enrolment = readEnrolment(input);
@@ -92,7 +92,7 @@ export type ListAuthenticatorsInput = z.input<typeof listAuthenticatorsInput>;
 /** Oldest first, paged by id of the last one seen (`after`). */
 export async function listAuthenticators(
   ctx: DomainContext,
-  principal: Principal,
+  principal: Pick<Principal, 'accountId'>,
   rawInput: ListAuthenticatorsInput = {},
 ): Promise<{ authenticators: AuthenticatorView[]; hasMore: boolean }> {
   const input = validate(listAuthenticatorsInput, rawInput);
@@ -128,7 +128,7 @@ export async function listAuthenticators(
  */
 export async function deleteAuthenticator(
   ctx: DomainContext,
-  principal: Principal,
+  principal: Pick<Principal, 'accountId'>,
   id: string,
 ): Promise<void> {
   const rows = await ctx.em.execute<{ id: string }[]>(
