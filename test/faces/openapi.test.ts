@@ -121,13 +121,19 @@ describe('GET /openapi.json', () => {
       'POST /v1/sessions': { channel: 'email_otp' },
       'POST /v1/sessions/{id}/wait': { timeout: 0 },
       'POST /v1/api-keys': { name: 'openapi probe', scopes: ['sessions:read'] },
+      'POST /v1/authenticators': { target: 'probe.example', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
     };
     const opened = await rest(t, 'POST', '/v1/sessions', key, { channel: 'sms_otp' });
     examples['POST /v1/synthetic/sms'] = { to: opened.body.number, from: 'x', body: 'code 1234' };
     const madeKey = await rest(t, 'POST', '/v1/api-keys', key, { name: 'to delete' });
+    const madeAuthenticator = await rest(t, 'POST', '/v1/authenticators', key, {
+      target: 'to-delete.example',
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+    });
     const ids: Record<string, string> = {
       '/v1/sessions/{id}': opened.body.session_id,
       '/v1/api-keys/{id}': madeKey.body.id,
+      '/v1/authenticators/{id}': madeAuthenticator.body.id,
     };
     const checked: string[] = [];
     // The SMS goes to the session's first number; reads before changes; the closes go last.
@@ -143,7 +149,11 @@ describe('GET /openapi.json', () => {
       const [method, path] = entry.split(' ') as [string, string];
       const concrete = path.replace(
         '{id}',
-        path.startsWith('/v1/api-keys') ? ids['/v1/api-keys/{id}']! : ids['/v1/sessions/{id}']!,
+        path.startsWith('/v1/api-keys')
+          ? ids['/v1/api-keys/{id}']!
+          : path.startsWith('/v1/authenticators')
+            ? ids['/v1/authenticators/{id}']!
+            : ids['/v1/sessions/{id}']!,
       );
       const answer = await rest(t, method, concrete, key, examples[entry]);
       expect(answer.status, `${entry}: ${answer.text}`).not.toBe(404);
