@@ -320,4 +320,49 @@ describe('the other faces', () => {
       validUntil: expect.any(String),
     });
   });
+
+  test('the account events (dashboards, webhooks) carry session.verdict for a totp code, and a verdict subscription ends after one code', async () => {
+    const id = await store({ target: 'events.example', secret: base32(seeds.SHA1) });
+    const abort = new AbortController();
+    const stream = async (query: string, variables?: Record<string, unknown>) => {
+      const response = await fetch(`${t.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': key,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({ query, variables }),
+        signal: abort.signal,
+      });
+      expect(response.status).toBe(200);
+      return response;
+    };
+    const events = await stream('subscription { accountEvents { type sessionId } }');
+    let eventText = '';
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      try {
+        const reader = events.body!.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read())
+          eventText += decoder.decode(read.value, { stream: true });
+      } catch {
+        // Aborted at the end of the test.
+      }
+    })();
+    const session = await open({ authenticator_id: id });
+    const verdicts = await stream(
+      'subscription($s: ID!) { sessionVerdicts(sessionId: $s) { verdict otpCode validUntil } }',
+      { s: session.session_id },
+    );
+    // The stream carries one code and then completes by itself.
+    const verdictText = await verdicts.text();
+    expect(verdictText).toMatch(/"verdict":"otp_code","otpCode":"\d{6}","validUntil":"/);
+    expect(verdictText).toContain('event: complete');
+    await expect
+      .poll(() => eventText)
+      .toMatch(new RegExp(`"type":"session\\.verdict","sessionId":"${session.session_id}"`));
+    abort.abort();
+    await reading;
+  });
 });
