@@ -21,7 +21,14 @@ const agentAuth = () => ({
   identity_assertion: { assertion_types_supported: [] },
   events_supported: ['https://schemas.latchkey.dev/events/agent/auth/identity/assertion/revoked'],
 });
-const scopes = ['sessions:write', 'sessions:read', 'otp:read', 'usage:read', 'keys:manage'];
+const scopes = [
+  'sessions:write',
+  'sessions:read',
+  'otp:read',
+  'usage:read',
+  'keys:manage',
+  'authenticators:manage',
+];
 
 describe('authorization server metadata (RFC 8414)', () => {
   test('has exactly the specified fields, no OpenID Connect ones', async () => {
