@@ -50,6 +50,11 @@ export const v1Routes: RestRoute[] = [
       authenticator_id: z.string().max(255).optional().describe('totp only'),
     }),
     response: sessionSchema,
+    problems: {
+      '409': "totp: several authenticators are for the target's host (`ambiguous_authenticator`)",
+      '422':
+        'The target is refused (`unsupported_target`), or totp: no authenticator has this id or host (`no_authenticator`)',
+    },
     operation: documents.openChallenge,
     variables: ({ body }) => ({
       input: {
@@ -148,6 +153,11 @@ export const v1Routes: RestRoute[] = [
       'Returns and consumes the first unconsumed verdict. A timeout is not an error: `200` with `verdict: "timeout"` and `received_at: null`. On a totp session: the code of the current time step with `valid_until`, never a step already served to another session, and never one with under 5 s left (the wait holds for the next step).',
     body: z.strictObject({ timeout: z.number().min(0).max(300).optional() }),
     response: verdictSchema,
+    problems: {
+      '409': 'The session was closed (`session_closed`)',
+      '410': 'The session has expired (`session_expired`)',
+      '422': "totp: the session's authenticator was deleted (`no_authenticator`)",
+    },
     operation: documents.waitForVerdict,
     variables: ({ params, body }) => ({ id: params.id, timeout: body.timeout }),
     result: (data: { waitForVerdict: VerdictData }) => verdictOut(data.waitForVerdict),

@@ -215,3 +215,35 @@ describe('REST /v1/authenticators', () => {
     for (const id of ids) await rest(t, 'DELETE', `/v1/authenticators/${id}`, key);
   });
 });
+
+describe('OpenAPI', () => {
+  test('documents the authenticator routes without a secret in any answer, and the totp refusals of POST /v1/sessions', async () => {
+    const doc = (await rest(t, 'GET', '/openapi.json', null)).body;
+    const routes = doc.paths['/v1/authenticators'];
+    expect(routes.get['x-required-scope']).toBe('authenticators:manage');
+    expect(
+      Object.keys(routes.post.requestBody.content['application/json'].schema.properties).sort(),
+    ).toEqual([
+      'algorithm',
+      'digits',
+      'issuer',
+      'label',
+      'otpauth_uri',
+      'period',
+      'secret',
+      'target',
+    ]);
+    const created = routes.post.responses['201'].content['application/json'].schema;
+    expect(Object.keys(created.properties)).not.toContain('secret');
+    expect(doc.paths['/v1/authenticators/{id}'].delete.responses['204']).toBeDefined();
+    const open = doc.paths['/v1/sessions'].post;
+    expect(open.requestBody.content['application/json'].schema.properties.channel.enum).toContain(
+      'totp',
+    );
+    expect(open.responses['422'].description).toContain('no_authenticator');
+    expect(open.responses['409'].description).toContain('ambiguous_authenticator');
+    const wait =
+      doc.paths['/v1/sessions/{id}/wait'].post.responses['200'].content['application/json'];
+    expect(wait.schema.properties.valid_until).toBeDefined();
+  });
+});
