@@ -15,6 +15,11 @@
  * The database is touched once at the start, once per event and once at the end — never on a
  * timer. A shutdown ends the wait with `service_unavailable`; an aborted caller with a timeout.
  * A hand-off that arrives after the wait decided otherwise is given back (see waiters.ts).
+ *
+ * A totp session receives no message: its wait claims the current time step of its authenticator
+ * (totp-codes.ts) and answers that step's code with `validUntil`; when the step is taken or has
+ * under 5 s left, it holds until the next step on the injected clock (`ctx.after`), within the
+ * timeout and the session's life, still ending at once on `ended`, shutdown or abort.
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
