@@ -10,12 +10,13 @@ export const scopes = [
   'usage:read',
   'keys:manage',
   'webhooks:manage',
+  'authenticators:manage',
 ] as const;
 export type Scope = (typeof scopes)[number];
 
 /**
- * Granted to a claimed agent unless it asked for more; `keys:manage` and `webhooks:manage` only
- * when requested at registration.
+ * Granted to a claimed agent unless it asked for more; `keys:manage`, `webhooks:manage` and
+ * `authenticators:manage` only when requested at registration.
  */
 export const defaultAgentScopes: readonly Scope[] = [
   'sessions:write',

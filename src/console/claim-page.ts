@@ -20,6 +20,8 @@ export const scopeDescriptions: Record<Scope, string> = {
     'create and delete API keys for your account (never with more access than listed here)',
   'webhooks:manage':
     'add and remove webhook endpoints that receive your sessions, codes and agent changes',
+  'authenticators:manage':
+    'store and delete authenticator-app enrolments (TOTP secrets) for your apps; it never reads a secret back',
 };
 
 export const scopeList = (scope: string) =>

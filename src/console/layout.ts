@@ -24,6 +24,7 @@ export const navigation: readonly { path: string; label: string }[] = [
   { path: '/agents', label: 'Agents' },
   { path: '/api-keys', label: 'API keys' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/authenticators', label: 'Authenticators' },
   { path: '/usage', label: 'Usage' },
 ];
 

@@ -17,6 +17,7 @@ import { toAppError } from '../http/problem.ts';
 import { Mailer } from '../mail/outgoing.ts';
 import { agentConsoleRoutes } from './agents-routes.ts';
 import { apiKeyConsoleRoutes } from './api-keys-routes.ts';
+import { authenticatorConsoleRoutes } from './authenticators-routes.ts';
 import { authorizeRoutes } from './authorize-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
@@ -174,6 +175,7 @@ export function registerConsole(config: Config) {
     await app.register(usageConsoleRoutes(config));
     await app.register(webhookConsoleRoutes(prefix));
     await app.register(authorizeRoutes(config));
+    await app.register(authenticatorConsoleRoutes(prefix));
 
     app.get('/signup', (request, reply) => showSignup(request, reply));
     app.post(

@@ -59,6 +59,8 @@ export const sealedColumns: SealedColumn[] = [
     form: 'text',
     owner: signingKeyOwner,
   },
+  // TOTP seeds of stored authenticators, bound to their row id (domain/authenticators).
+  { table: 'authenticator', key: 'id', column: 'secret', form: 'text', owner: (id) => id },
 ];
 
 const BATCH = 200;

@@ -43,6 +43,12 @@ export interface ChallengeDeps {
   sealer: Sealer;
   waiters: WaiterRegistry;
   clock: () => Date;
+  /**
+   * Runs `callback` once `ms` have passed on `clock`; returns a cancel function. Timers that must
+   * follow the injected clock (a TOTP wait holding for the next time step) use it, so tests move
+   * time instead of sleeping.
+   */
+  after: (ms: number, callback: () => void) => () => void;
   log: DomainLog;
   /** Work started after an answer (events for dashboards): tracked so stop() can wait for it. */
   background: Background;

@@ -47,6 +47,10 @@ export async function startChallengeRuntime(
     events,
     sealer,
     clock,
+    after: (ms, callback) => {
+      const timer = setTimeout(callback, ms);
+      return () => clearTimeout(timer);
+    },
     log,
     waiters: new WaiterRegistry(),
     background: new Background(),

@@ -1,6 +1,7 @@
 /**
- * A challenge session: one number (sms_otp) or one inbox (email_otp, magic_link) lent to an agent
- * until it is closed (`completed`) or its `expires_at` passes (`expired`).
+ * A challenge session: one number (sms_otp), one inbox (email_otp, magic_link) or the codes of one
+ * stored authenticator (totp) lent to an agent until it is closed (`completed`) or its `expires_at`
+ * passes (`expired`).
  *
  * Invariants, held by the database and not by process memory:
  * - a number serves at most one active session (partial unique index on `number` where active);
@@ -11,9 +12,10 @@
  */
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account } from './account.ts';
+import { Authenticator } from './authenticator.ts';
 import { baseProperties } from './base.ts';
 
-export const sessionChannels = ['sms_otp', 'email_otp', 'magic_link'] as const;
+export const sessionChannels = ['sms_otp', 'email_otp', 'magic_link', 'totp'] as const;
 export type SessionChannel = (typeof sessionChannels)[number];
 
 export const sessionStates = ['active', 'completed', 'expired'] as const;
@@ -62,6 +64,8 @@ export const ChallengeSessionSchema = defineEntity({
     /** When the first code or link arrived: from then on the session's usage is billable. */
     firstCodeAt: p.datetime().nullable(),
     rerouteCount: p.integer().default(0),
+    /** totp only: the authenticator whose codes the session hands out (null once it is deleted). */
+    authenticator: () => p.manyToOne(Authenticator).nullable().deleteRule('set null'),
   },
 });
 

@@ -3,6 +3,7 @@ import { Account } from './account.ts';
 import { AccountPricing } from './account-pricing.ts';
 import { AgentRegistration } from './agent-registration.ts';
 import { ApiKey } from './api-key.ts';
+import { Authenticator } from './authenticator.ts';
 import { ChallengeSession } from './challenge-session.ts';
 import { ConsoleSession } from './console-session.ts';
 import { EmailToken } from './email-token.ts';
@@ -14,6 +15,7 @@ import { ServerSecret } from './server-secret.ts';
 import { SigningKey } from './signing-key.ts';
 import { SocialIdentity } from './social-identity.ts';
 import { ThrottleCounter } from './throttle-counter.ts';
+import { TotpStep } from './totp-step.ts';
 import { UsageEvent } from './usage-event.ts';
 import { User } from './user.ts';
 import { Verdict } from './verdict.ts';
@@ -23,6 +25,7 @@ export {
   AccountPricing,
   AgentRegistration,
   ApiKey,
+  Authenticator,
   ChallengeSession,
   ConsoleSession,
   EmailToken,
@@ -34,6 +37,7 @@ export {
   SigningKey,
   SocialIdentity,
   ThrottleCounter,
+  TotpStep,
   UsageEvent,
   User,
   Verdict,
@@ -58,4 +62,6 @@ export const entities = [
   UsageEvent,
   AccountPricing,
   EmailToken,
+  Authenticator,
+  TotpStep,
 ];

@@ -69,6 +69,15 @@ export const errorCodes = {
     status: 400,
     title: 'This authorization request has expired or was started in another browser',
   },
+  // Authenticator (TOTP) challenges.
+  no_authenticator: {
+    status: 422,
+    title: 'The account has no authenticator for this id or target',
+  },
+  ambiguous_authenticator: {
+    status: 409,
+    title: 'Several authenticators match this target; give authenticator_id',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -7,10 +7,13 @@ import { prepare } from './operations.ts';
 
 const session = `fragment S on ChallengeSession {
   id channel state agentId target number numberType inboxAddress expiresAt createdAt endedAt
-  firstCodeAt rerouteCount nextStep
+  firstCodeAt rerouteCount authenticatorId nextStep
 }`;
 const verdict = `fragment V on VerdictResult {
-  sessionId verdict receivedAt otpCode magicLink webauthnRequired from nextStep
+  sessionId verdict receivedAt otpCode magicLink webauthnRequired from validUntil nextStep
+}`;
+const authenticator = `fragment A on Authenticator {
+  id target label issuer digits period algorithm createdAt
 }`;
 
 export const documents = {
@@ -56,6 +59,13 @@ export const documents = {
     secret apiKey { id name hint scopes createdBy createdAt lastUsedAt }
   } }`),
   deleteApiKey: prepare('mutation($id: ID!) { deleteApiKey(id: $id) }'),
+  authenticators: prepare(`query($first: Int, $after: String) {
+    authenticators(first: $first, after: $after) { edges { node { ...A } } pageInfo { hasNextPage } }
+  } ${authenticator}`),
+  createAuthenticator: prepare(
+    `mutation($input: CreateAuthenticatorInput!) { createAuthenticator(input: $input) { ...A } } ${authenticator}`,
+  ),
+  deleteAuthenticator: prepare('mutation($id: ID!) { deleteAuthenticator(id: $id) }'),
 };
 
 // --- Customer webhooks (issue 12) ---

@@ -199,17 +199,26 @@ export function installTools(
       },
       outputSchema: toolOutputs.open_challenge,
       description:
-        'Open a challenge session: a phone number (sms_otp) or an inbox (email_otp, magic_link) to receive one sign-in challenge.',
+        'Open a challenge session: a phone number (sms_otp) or an inbox (email_otp, magic_link) to receive one sign-in challenge, or totp for a code from an authenticator app the account stored for the target (or give authenticator_id). Authenticators are managed outside MCP.',
       inputSchema: {
         input: z.strictObject({
-          channel: z.enum(['sms_otp', 'email_otp', 'magic_link']).optional(),
+          channel: z.enum(['sms_otp', 'email_otp', 'magic_link', 'totp']).optional(),
           target,
+          authenticator_id: z
+            .string()
+            .max(255)
+            .optional()
+            .describe("totp only: which of the account's authenticators"),
         }),
       },
     },
-    tool(async (input: { channel?: string; target?: string }) => {
+    tool(async (input: { channel?: string; target?: string; authenticator_id?: string }) => {
       const data = await run<{ openChallenge: SessionData }>('openChallenge', {
-        input: { channel: input.channel, target: input.target },
+        input: {
+          channel: input.channel,
+          target: input.target,
+          authenticatorId: input.authenticator_id,
+        },
       });
       const s = sessionOut(data.openChallenge);
       return {
@@ -219,6 +228,7 @@ export function installTools(
         expires_at: s.expires_at,
         number: s.number,
         inbox_address: s.inbox_address,
+        authenticator_id: s.authenticator_id,
         next_step: s.next_step,
       };
     }),

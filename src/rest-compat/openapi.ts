@@ -97,6 +97,12 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
         '429': problemResponse(
           'Rate limited (`rate_limited`, `session_limit_reached`); carries Retry-After',
         ),
+        ...Object.fromEntries(
+          Object.entries(route.problems ?? {}).map(([status, text]) => [
+            status,
+            problemResponse(text),
+          ]),
+        ),
       },
     };
   }

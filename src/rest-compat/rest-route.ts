@@ -38,6 +38,8 @@ export interface RestRoute<B = unknown, Q = unknown, D = Record<string, unknown>
   status?: number;
   /** The success body's shape, for OpenAPI. */
   response: z.ZodType;
+  /** Route-specific problem answers for OpenAPI, by status (beside the common ones). */
+  problems?: Record<string, string>;
   operation: DocumentNode;
   /** Honours `Idempotency-Key` (decisions.md "Idempotency"): a repeat replays the first answer. */
   idempotent?: boolean;

@@ -19,6 +19,7 @@ export interface SessionData {
   endedAt: string | null;
   firstCodeAt: string | null;
   rerouteCount: number;
+  authenticatorId: string | null;
   nextStep: string;
 }
 
@@ -30,6 +31,7 @@ export interface VerdictData {
   magicLink: string | null;
   webauthnRequired: boolean;
   from: string | null;
+  validUntil: string | null;
   nextStep: string;
 }
 
@@ -51,6 +53,7 @@ export function sessionOut(s: SessionData) {
     ended_at: s.endedAt,
     first_code_at: s.firstCodeAt,
     reroute_count: s.rerouteCount,
+    authenticator_id: s.authenticatorId,
     next_step: s.nextStep,
   });
 }
@@ -72,6 +75,7 @@ export function verdictOut(v: VerdictData) {
     magic_link: v.magicLink,
     webauthn_required: v.webauthnRequired,
     from: v.from,
+    valid_until: v.validUntil,
     next_step: v.nextStep,
   });
 }
@@ -153,7 +157,7 @@ export function apiKeyOut(k: ApiKeyData) {
 /** Response schemas, for OpenAPI. */
 export const sessionSchema = z.object({
   session_id: z.string(),
-  channel: z.enum(['sms_otp', 'email_otp', 'magic_link']),
+  channel: z.enum(['sms_otp', 'email_otp', 'magic_link', 'totp']),
   state: z.enum(['active', 'completed', 'expired']),
   agent_id: z.string(),
   number: z.string().optional().describe('E.164; sms_otp only'),
@@ -165,6 +169,7 @@ export const sessionSchema = z.object({
   ended_at: z.string().optional(),
   first_code_at: z.string().optional(),
   reroute_count: z.number().int(),
+  authenticator_id: z.string().optional().describe('totp only'),
   next_step: z.string(),
 });
 
@@ -176,6 +181,10 @@ export const verdictSchema = z.object({
   magic_link: z.string().optional(),
   webauthn_required: z.boolean().optional(),
   from: z.string().optional(),
+  valid_until: z
+    .string()
+    .optional()
+    .describe('totp only: the end of the time step the code belongs to'),
   next_step: z.string(),
 });
 
@@ -293,4 +302,38 @@ export const webhookDeliverySchema = z.object({
   next_attempt_at: z.string().nullable(),
   created_at: z.string(),
   delivered_at: z.string().nullable(),
+});
+
+export interface AuthenticatorData {
+  id: string;
+  target: string;
+  label: string | null;
+  issuer: string | null;
+  digits: number;
+  period: number;
+  algorithm: string;
+  createdAt: string;
+}
+
+export const authenticatorOut = (a: AuthenticatorData) => ({
+  id: a.id,
+  target: a.target,
+  label: a.label,
+  issuer: a.issuer,
+  digits: a.digits,
+  period: a.period,
+  algorithm: a.algorithm,
+  created_at: a.createdAt,
+});
+
+/** An authenticator as /v1 answers it: never its secret. */
+export const authenticatorSchema = z.object({
+  id: z.string(),
+  target: z.string(),
+  label: z.string().nullable(),
+  issuer: z.string().nullable(),
+  digits: z.number().int(),
+  period: z.number().int(),
+  algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']),
+  created_at: z.string(),
 });

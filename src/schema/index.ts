@@ -12,6 +12,7 @@ import './types/usage.ts';
 import './types/api-key.ts';
 import './types/agent.ts';
 import './types/webhook.ts';
+import './types/authenticator.ts';
 import './types/subscriptions.ts';
 
 builder.queryType({ description: 'Reads. Every field needs a credential; each names its scope.' });

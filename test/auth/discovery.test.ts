@@ -28,6 +28,7 @@ const scopes = [
   'usage:read',
   'keys:manage',
   'webhooks:manage',
+  'authenticators:manage',
 ];
 
 describe('authorization server metadata (RFC 8414)', () => {

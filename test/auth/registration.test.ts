@@ -115,6 +115,19 @@ describe('registration', () => {
     expect(plain.post_claim_scopes).not.toContain('webhooks:manage');
   });
 
+  test('authenticators:manage is granted only when requested through scope, like keys:manage', async () => {
+    const body = await register(t, email('totp-scoped'), { scope: 'authenticators:manage' });
+    expect(body.post_claim_scopes).toEqual([
+      'sessions:write',
+      'sessions:read',
+      'otp:read',
+      'usage:read',
+      'authenticators:manage',
+    ]);
+    const plain = await register(t, email('totp-plain'));
+    expect(plain.post_claim_scopes).not.toContain('authenticators:manage');
+  });
+
   test('an unknown scope is invalid_request', async () => {
     const response = await postJson(identity(), {
       type: 'service_auth',

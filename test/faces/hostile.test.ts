@@ -125,6 +125,7 @@ describe('/v1: unknown fields (strict bodies and queries)', () => {
     'POST /v1/api-keys': { name: 'k' },
     'POST /v1/synthetic/sms': { to: '+12025550100', from: 'x', body: 'y' },
     'POST /v1/webhooks': { url: 'https://example.invalid/hook', events: ['agent.revoked'] },
+    'POST /v1/authenticators': { target: 'hostile.example', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
   };
   test('every route with a body is listed here', () => {
     expect(
@@ -146,16 +147,19 @@ describe('/v1: unknown fields (strict bodies and queries)', () => {
       expect(answer.body.detail).toContain('is_admin');
     },
   );
-  test.each(['/v1/sessions', '/v1/sessions/:id/messages', '/v1/usage', '/v1/usage/summary'])(
-    'GET %s with an unknown query parameter is 400 invalid_request',
-    async (path) => {
-      expectProblem(
-        await rest(t, 'GET', `${concrete(path)}?is_admin=1`, key),
-        400,
-        'invalid_request',
-      );
-    },
-  );
+  test.each([
+    '/v1/sessions',
+    '/v1/sessions/:id/messages',
+    '/v1/usage',
+    '/v1/usage/summary',
+    '/v1/authenticators',
+  ])('GET %s with an unknown query parameter is 400 invalid_request', async (path) => {
+    expectProblem(
+      await rest(t, 'GET', `${concrete(path)}?is_admin=1`, key),
+      400,
+      'invalid_request',
+    );
+  });
 });
 
 describe('/v1: bodies over BODY_LIMIT (64 KiB)', () => {

@@ -125,6 +125,7 @@ describe('GET /openapi.json', () => {
       'POST /v1/sessions': { channel: 'email_otp' },
       'POST /v1/sessions/{id}/wait': { timeout: 0 },
       'POST /v1/api-keys': { name: 'openapi probe', scopes: ['sessions:read'] },
+      'POST /v1/authenticators': { target: 'probe.example', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
     };
     const opened = await rest(t, 'POST', '/v1/sessions', key, { channel: 'sms_otp' });
     examples['POST /v1/synthetic/sms'] = { to: opened.body.number, from: 'x', body: 'code 1234' };
@@ -133,10 +134,15 @@ describe('GET /openapi.json', () => {
     examples['POST /v1/webhooks'] = hook;
     const endpoint = await rest(t, 'POST', '/v1/webhooks', key, hook);
     const delivery = await rest(t, 'POST', `/v1/webhooks/${endpoint.body.id}/test`, key);
+    const madeAuthenticator = await rest(t, 'POST', '/v1/authenticators', key, {
+      target: 'to-delete.example',
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+    });
     const ids: Record<string, string> = {
       '/v1/sessions/{id}': opened.body.session_id,
       '/v1/api-keys/{id}': madeKey.body.id,
       '/v1/webhooks/{id}': endpoint.body.id,
+      '/v1/authenticators/{id}': madeAuthenticator.body.id,
       '{delivery_id}': delivery.body.id,
     };
     const checked: string[] = [];
@@ -158,7 +164,9 @@ describe('GET /openapi.json', () => {
             ? ids['/v1/api-keys/{id}']!
             : path.startsWith('/v1/webhooks')
               ? ids['/v1/webhooks/{id}']!
-              : ids['/v1/sessions/{id}']!,
+              : path.startsWith('/v1/authenticators')
+                ? ids['/v1/authenticators/{id}']!
+                : ids['/v1/sessions/{id}']!,
         )
         .replace('{delivery_id}', ids['{delivery_id}']!);
       const answer = await rest(t, method, concrete, key, examples[entry]);

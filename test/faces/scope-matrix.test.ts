@@ -155,6 +155,25 @@ const restCases: (Case & { method: string; path: () => string; body?: unknown })
     method: 'POST',
     path: () => '/v1/webhooks/whe_missing/deliveries/whd_missing/retry',
   },
+  {
+    name: 'GET /v1/authenticators',
+    scope: 'authenticators:manage',
+    method: 'GET',
+    path: () => '/v1/authenticators',
+  },
+  {
+    name: 'POST /v1/authenticators',
+    scope: 'authenticators:manage',
+    method: 'POST',
+    path: () => '/v1/authenticators',
+    body: { target: 'app.example', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
+  },
+  {
+    name: 'DELETE /v1/authenticators/:id',
+    scope: 'authenticators:manage',
+    method: 'DELETE',
+    path: () => '/v1/authenticators/aut_missing',
+  },
 ];
 
 describe('REST /v1', () => {
@@ -293,6 +312,22 @@ const graphqlCases: (Case & { query: () => string })[] = [
     scope: 'webhooks:manage',
     query: () =>
       'mutation { retryWebhookDelivery(endpointId: "whe_missing", deliveryId: "whd_missing") { id } }',
+  },
+  {
+    name: 'Query.authenticators',
+    scope: 'authenticators:manage',
+    query: () => '{ authenticators { edges { node { id } } } }',
+  },
+  {
+    name: 'Mutation.createAuthenticator',
+    scope: 'authenticators:manage',
+    query: () =>
+      'mutation { createAuthenticator(input: {target: "app.example", secret: "JBSWY3DPEHPK3PXPJBSWY3DP"}) { id } }',
+  },
+  {
+    name: 'Mutation.deleteAuthenticator',
+    scope: 'authenticators:manage',
+    query: () => 'mutation { deleteAuthenticator(id: "aut_missing") }',
   },
 ];
 

@@ -53,9 +53,14 @@ export function principalFor(
   };
 }
 
-/** A clock tests move by hand. */
+/**
+ * A clock tests move by hand. Its `after` (the domain's timer on the injected clock) does not
+ * sleep: it moves the clock forward by the delay and fires on the next turn of the event loop.
+ */
 export class TestClock {
   current: Date;
+  /** Delays `after` was asked for, in order (what a wait held for). */
+  readonly held: number[] = [];
   constructor(start = new Date()) {
     this.current = new Date(start);
   }
@@ -63,6 +68,14 @@ export class TestClock {
   advance(seconds: number) {
     this.current = new Date(this.current.getTime() + seconds * 1000);
   }
+  after = (ms: number, callback: () => void) => {
+    this.held.push(ms);
+    const timer = setImmediate(() => {
+      this.current = new Date(this.current.getTime() + ms);
+      callback();
+    });
+    return () => clearImmediate(timer);
+  };
 }
 
 /** A fresh domain context on the app, with the app's clock unless one is given. */
@@ -70,7 +83,7 @@ export function ctxOf(app: App, clock?: TestClock): DomainContext {
   return {
     ...app.challenges,
     em: app.db.orm.em.fork() as EntityManager,
-    ...(clock ? { clock: clock.now } : {}),
+    ...(clock ? { clock: clock.now, after: clock.after } : {}),
   };
 }
 

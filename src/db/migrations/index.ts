@@ -11,6 +11,7 @@ import { Migration20261125100100_email_verification } from './20261125100100-ema
 import { Migration20261125100200_key_lineage } from './20261125100200-key-lineage.ts';
 import { Migration20261125100400_webhooks } from './20261125100400-webhooks.ts';
 import { Migration20261125110000_console } from './20261125110000-console.ts';
+import { Migration20261125110100_authenticators } from './20261125110100-authenticators.ts';
 
 const classes = [
   Migration20261122050650_foundation,
@@ -20,6 +21,7 @@ const classes = [
   Migration20261125100200_key_lineage,
   Migration20261125100400_webhooks,
   Migration20261125110000_console,
+  Migration20261125110100_authenticators,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({

@@ -1,5 +1,6 @@
 /**
- * open: a new challenge session with a number (sms_otp) or an inbox (email_otp, magic_link).
+ * open: a new challenge session with a number (sms_otp), an inbox (email_otp, magic_link) or a
+ * stored authenticator (totp: chosen by `authenticatorId`, else by the host of `target`).
  *
  * The order is what makes refusals free and limits exact:
  * 1. validate and check the target policy — pure, before anything is touched;
@@ -17,6 +18,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { newId } from '../../entities/base.ts';
 import { numberTypes, sessionChannels } from '../../entities/challenge-session.ts';
 import { AppError, validate } from '../../errors/index.ts';
+import { chooseAuthenticator } from '../authenticators/authenticators.ts';
 import type { DomainContext } from '../context.ts';
 import { assignNumber, nextNumberAt } from '../numbers/pool.ts';
 import { enqueueWebhookEvent } from '../webhooks/events.ts';
@@ -34,6 +36,8 @@ export const openSessionInput = z.strictObject({
   target: z.string().trim().min(1).max(2048).optional(),
   /** sms_otp only: which kind of number; by default programmable when any is configured. */
   numberType: z.enum(numberTypes).optional(),
+  /** totp only: which of the account's authenticators (else the one for the target's host). */
+  authenticatorId: z.string().trim().min(1).max(255).optional(),
 });
 export type OpenSessionInput = z.input<typeof openSessionInput>;
 
@@ -47,6 +51,20 @@ export async function openSession(
     throw new AppError('invalid_request', 'numberType: only sms_otp sessions have a number', {
       extra: { field: 'numberType' },
     });
+  }
+  if (input.authenticatorId && input.channel !== 'totp') {
+    throw new AppError('invalid_request', 'authenticator_id: only totp sessions have one', {
+      extra: { field: 'authenticator_id' },
+    });
+  }
+  if (input.channel === 'totp' && !input.authenticatorId && !input.target) {
+    throw new AppError(
+      'invalid_request',
+      'target: a totp session needs target or authenticator_id',
+      {
+        extra: { field: 'target' },
+      },
+    );
   }
   const target = input.target ? ctx.settings.targetPolicy.check(input.target) : null;
   const now = ctx.clock();
@@ -63,20 +81,30 @@ export async function openSession(
     const id = newId('ses');
     let number: string | null = null;
     let inboxAddress: string | null = null;
+    let authenticator: { id: string; target_host: string } | null = null;
     if (input.channel === 'sms_otp') {
       number = await assignNumber(tx, id, numberType, now);
       if (!number) throw await noNumber(tx, numberType, now);
+    } else if (input.channel === 'totp') {
+      authenticator = await chooseAuthenticator(tx, principal.accountId, {
+        authenticatorId: input.authenticatorId,
+        host: target?.host,
+      });
     } else {
       inboxAddress = newInboxAddress(ctx.settings.inboxDomain);
     }
+    // A totp session opened by id is for its authenticator's target (checked again: the policy
+    // may have changed since it was stored).
+    const sessionTarget =
+      target ?? (authenticator ? ctx.settings.targetPolicy.check(authenticator.target_host) : null);
     const expiresAt = new Date(now.getTime() + ctx.settings.sessionTtl * 1000);
     // The session and its usage event, in one statement.
     const [inserted] = await tx.execute<SessionRow[]>(
       `with s as (
          insert into challenge_session (id, created_at, updated_at, account_id, credential_id,
            agent_id, channel, state, target, target_domain, number, number_type, inbox_address,
-           expires_at, reroute_count)
-         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0)
+           expires_at, reroute_count, authenticator_id)
+         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0, ?)
          returning ${SESSION_COLUMNS}),
        u as (
          insert into usage_event (id, created_at, updated_at, account_id, credential_id,
@@ -93,12 +121,13 @@ export async function openSession(
         principal.credentialId,
         principal.agentId,
         input.channel,
-        target?.host ?? null,
-        target?.domain ?? null,
+        sessionTarget?.host ?? null,
+        sessionTarget?.domain ?? null,
         number,
         number ? numberType : null,
         inboxAddress,
         expiresAt,
+        authenticator?.id ?? null,
         newId('use'),
         now,
         now,

@@ -8,7 +8,7 @@ import type { NumberType, SessionChannel, SessionState } from '../../entities/ch
 
 /** The columns every session query selects (raw SQL: snake_case, timestamps as strings). */
 export const SESSION_COLUMNS =
-  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at';
+  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at, authenticator_id';
 
 export interface SessionRow {
   id: string;
@@ -27,6 +27,7 @@ export interface SessionRow {
   first_code_at: string | Date | null;
   reroute_count: number;
   created_at: string | Date;
+  authenticator_id: string | null;
 }
 
 export interface SessionView {
@@ -50,6 +51,8 @@ export interface SessionView {
   /** When the first code or link arrived (the session is billable from then). */
   firstCodeAt: Date | null;
   rerouteCount: number;
+  /** totp only: the authenticator whose codes the session hands out. */
+  authenticatorId: string | null;
   /** A hint for the caller: what to do next with this session. */
   nextStep: string;
 }
@@ -80,6 +83,7 @@ export function toSessionView(row: SessionRow, now: Date): SessionView {
     endedAt: maybeDate(row.ended_at),
     firstCodeAt: maybeDate(row.first_code_at),
     rerouteCount: row.reroute_count,
+    authenticatorId: row.authenticator_id,
     nextStep: '',
   };
   view.nextStep = nextStep(view);
@@ -98,5 +102,7 @@ function nextStep(session: SessionView): string {
       return `Enter ${session.inboxAddress} as the email address in the app and request the code, then call wait_for_verdict with this session_id.`;
     case 'magic_link':
       return `Enter ${session.inboxAddress} as the email address in the app and request the sign-in link, then call wait_for_verdict with this session_id and open magic_link.`;
+    case 'totp':
+      return 'When the app asks for the code from an authenticator app, call wait_for_verdict with this session_id and enter otp_code before valid_until.';
   }
 }

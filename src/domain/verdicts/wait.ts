@@ -15,11 +15,17 @@
  * The database is touched once at the start, once per event and once at the end — never on a
  * timer. A shutdown ends the wait with `service_unavailable`; an aborted caller with a timeout.
  * A hand-off that arrives after the wait decided otherwise is given back (see waiters.ts).
+ *
+ * A totp session receives no message: its wait claims the current time step of its authenticator
+ * (totp-codes.ts) and answers that step's code with `validUntil`; when the step is taken or has
+ * under 5 s left, it holds until the next step on the injected clock (`ctx.after`), within the
+ * timeout and the session's life, still ending at once on `ended`, shutdown or abort.
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { SessionEvent } from '../../events/topics.ts';
+import { type ServedCode, serveTotpCode } from '../authenticators/totp-codes.ts';
 import type { DomainContext } from '../context.ts';
 import { endedError, loadSessionRow, sessionEndedError } from '../sessions/read.ts';
 import { effectiveState } from '../sessions/views.ts';
@@ -38,6 +44,7 @@ export type WaitInput = z.input<typeof waitInput>;
 
 export type WaitResult =
   | (DeliveredVerdict & { verdict: DeliveredVerdict['kind']; nextStep: string })
+  | (ServedCode & { verdict: 'otp_code'; sessionId: string; nextStep: string })
   | { verdict: 'timeout'; sessionId: string; receivedAt: null; nextStep: string };
 
 type Wake =
@@ -73,13 +80,21 @@ export async function waitForVerdict(
   waiter.controller.signal.addEventListener('abort', onAbort);
   signal?.addEventListener('abort', onAbort);
 
-  const next = (until: number): Promise<Wake> => {
+  // The next wake-up, or 'time' at `until`: on this process's timer clock (Date.now), or on the
+  // injected clock (`ctx.after`) for a TOTP hold, whose instants are steps of that clock.
+  const next = (until: number, onClock = false): Promise<Wake> => {
     const queued = queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish('time'), Math.max(0, until - Date.now()));
+      const delay = Math.max(0, until - (onClock ? ctx.clock().getTime() : Date.now()));
+      const cancel = onClock
+        ? ctx.after(delay, () => finish('time'))
+        : (() => {
+            const timer = setTimeout(() => finish('time'), delay);
+            return () => clearTimeout(timer);
+          })();
       const finish = (value: Wake) => {
-        clearTimeout(timer);
+        cancel();
         wake = null;
         resolve(value);
       };
@@ -90,6 +105,30 @@ export async function waitForVerdict(
   try {
     const row = await loadSessionRow(ctx, principal, sessionId);
     if (effectiveState(row, ctx.clock()) !== 'active') throw sessionEndedError(row, ctx.clock());
+    if (row.channel === 'totp') {
+      // No message will arrive: the code is computed, once per time step (totp-codes.ts). Until a
+      // step can be served, hold for the next one, within the timeout and the session's life.
+      const until = Math.min(
+        ctx.clock().getTime() + timeout * 1000,
+        new Date(row.expires_at).getTime(),
+      );
+      for (;;) {
+        if (waiter.controller.signal.aborted) throw restarting();
+        if (signal?.aborted) return timedOut(sessionId, row.channel);
+        const served = await serveTotpCode(ctx, sessionId, principal.accountId);
+        if (!('retryAt' in served)) {
+          return { ...served, sessionId, verdict: 'otp_code', nextStep: TOTP_NEXT_STEP };
+        }
+        const event = await next(Math.min(served.retryAt, until), true);
+        if (event === 'time' && served.retryAt > until) {
+          if (ctx.clock().getTime() < new Date(row.expires_at).getTime()) {
+            return timedOut(sessionId, row.channel);
+          }
+          throw endedError('expired');
+        }
+        if (typeof event === 'object' && event.type === 'ended') throw endedError(event.state);
+      }
+    }
     ctx.waiters.watch(waiter, (row.number ?? row.inbox_address)!);
     // The session's expiry, on this process's timer clock.
     let expiresAt = Date.now() + (new Date(row.expires_at).getTime() - ctx.clock().getTime());
@@ -164,7 +203,19 @@ function verdictNextStep(verdict: DeliveredVerdict): string {
   }
 }
 
+const TOTP_NEXT_STEP =
+  'Enter otp_code in the app before valid_until; a later wait gives the code of a later time step. Close the session when signed in.';
+
 function timedOut(sessionId: string, channel: string): WaitResult {
+  if (channel === 'totp') {
+    return {
+      verdict: 'timeout',
+      sessionId,
+      receivedAt: null,
+      nextStep:
+        'Every time step within the timeout was already served to another session of this authenticator (or had under 5 s left). Wait again, or close the session.',
+    };
+  }
   const where = channel === 'sms_otp' ? 'number' : 'inbox address';
   return {
     verdict: 'timeout',

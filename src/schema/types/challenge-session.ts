@@ -57,6 +57,10 @@ export const ChallengeSessionType = builder.objectRef<SessionView>('ChallengeSes
     rerouteCount: t.exposeInt('rerouteCount', {
       description: 'How many times it moved onto a new number.',
     }),
+    authenticatorId: t.exposeString('authenticatorId', {
+      nullable: true,
+      description: 'totp only: the authenticator whose codes the session hands out.',
+    }),
     nextStep: t.exposeString('nextStep', {
       description: 'A hint for the caller: what to do next.',
     }),

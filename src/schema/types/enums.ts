@@ -7,7 +7,7 @@ import { builder } from '../builder.ts';
 
 export const ChannelEnum = builder.enumType('Channel', {
   description:
-    'How the challenge reaches Latchkey: an SMS code, an email code, or an email sign-in link.',
+    'How the challenge reaches Latchkey: an SMS code, an email code, an email sign-in link, or a code from a stored authenticator (totp).',
   values: sessionChannels,
 });
 

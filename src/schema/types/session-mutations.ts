@@ -22,6 +22,11 @@ const OpenChallengeInput = builder.inputType('OpenChallengeInput', {
         'A host name or URL; identity providers, payment processors and banks are refused.',
     }),
     numberType: t.field({ type: NumberTypeEnum, required: false, description: 'sms_otp only.' }),
+    authenticatorId: t.string({
+      required: false,
+      description:
+        "totp only: which of the account's authenticators; without it, the one whose target has the host of `target`.",
+    }),
   }),
 });
 
@@ -74,6 +79,7 @@ builder.mutationFields((t) => ({
         channel: args.input?.channel ?? undefined,
         target: args.input?.target ?? undefined,
         numberType: args.input?.numberType ?? undefined,
+        authenticatorId: args.input?.authenticatorId ?? undefined,
       }),
   }),
   closeChallenge: t.field({

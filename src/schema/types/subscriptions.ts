@@ -84,6 +84,9 @@ async function* verdictStream(
     outage = 0;
     if (context.signal?.aborted) return;
     if (result.verdict !== 'timeout') yield result;
+    // A totp code is computed on request, one time step per wait: a standing stream would claim
+    // every step of the authenticator and starve other sessions, so it ends after one code.
+    if ('validUntil' in result) return;
   }
 }
 
@@ -91,7 +94,7 @@ builder.subscriptionFields((t) => ({
   sessionVerdicts: t.field({
     type: VerdictResultType,
     description:
-      "A session's verdicts as they arrive, each consumed by this subscriber. Needs `otp:read`.",
+      "A session's verdicts as they arrive, each consumed by this subscriber; on a totp session, one code, then the stream ends. Needs `otp:read`.",
     authScopes: { scope: 'otp:read' },
     args: { sessionId: t.arg.id({ required: true, description: 'A session of your account.' }) },
     subscribe: async (_root, args, context) => {

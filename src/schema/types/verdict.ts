@@ -39,6 +39,12 @@ export const VerdictResultType = builder.objectRef<WaitResult>('VerdictResult').
       description: 'The sender: phone number, short code or email address.',
       resolve: (r) => ('from' in r ? r.from : null),
     }),
+    validUntil: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'totp only: when the code stops being valid (the end of its time step).',
+      resolve: (r) => ('validUntil' in r ? r.validUntil : null),
+    }),
     nextStep: t.exposeString('nextStep', { description: 'What to do next.' }),
   }),
 });
