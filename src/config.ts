@@ -156,6 +156,32 @@ const envSchema = z.object({
   // --- Customer webhooks (issue 12) ---
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ATTEMPT_TIMEOUT: seconds.max(60).default(10),
+  // --- Stock tools (issue 15 part A): GraphiQL and cross-origin access ---
+  GRAPHIQL: z.enum(['true', 'false']).default('true'),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const origins = (value ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        // An origin is scheme://host[:port] exactly; `*` is refused because every allowed
+        // request carries credentials (Authorization, x-api-key).
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {}
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin like https://app.example.com (no path, no *)`,
+          });
+        }
+      }
+      return origins;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -254,6 +280,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_ATTEMPT_TIMEOUT: seconds one delivery attempt may take (a 2xx within it succeeds). */
   webhookAttemptTimeout: number;
+  // --- Stock tools (issue 15 part A) ---
+  /** GRAPHIQL: serve GraphiQL on `GET /graphql` to browsers. */
+  graphiql: boolean;
+  /** CORS_ORIGINS: browser origins allowed to call /graphql, /v1 and /mcp; empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -418,5 +449,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // --- Customer webhooks (issue 12) ---
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookAttemptTimeout: env.WEBHOOK_ATTEMPT_TIMEOUT,
+    // --- Stock tools (issue 15 part A) ---
+    graphiql: env.GRAPHIQL === 'true',
+    corsOrigins: env.CORS_ORIGINS,
   };
 }
