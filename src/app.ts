@@ -20,6 +20,7 @@ import { serverSecret } from './db/server-secrets.ts';
 import type { ChallengeDeps } from './domain/context.ts';
 import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
 import { AppError } from './errors/index.ts';
+import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { sendProblem, toAppError } from './http/problem.ts';
@@ -187,6 +188,7 @@ async function composeServer(
     },
     strictTransportSecurity: config.publicBaseUrl.startsWith('https:'),
   });
+  await registerCors(server, config.corsOrigins);
   await server.register(fastifyCookie, { secret: cookieSecret });
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
