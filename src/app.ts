@@ -196,6 +196,7 @@ async function composeServer(
   const metrics = registerMetrics(server);
   metrics.registerMetric(mailReader.histogram);
   challenges.webhooks.register(metrics);
+  challenges.metrics.register(metrics);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger, events: challenges.events });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

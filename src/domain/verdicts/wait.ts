@@ -95,22 +95,22 @@ export async function waitForVerdict(
     let expiresAt = Date.now() + (new Date(row.expires_at).getTime() - ctx.clock().getTime());
 
     const first = await consumeNext(ctx, sessionId, waiter.consumer);
-    if (first) return delivered(first);
+    if (first) return delivered(ctx, first);
 
     for (;;) {
       if (waiter.controller.signal.aborted) throw restarting();
-      if (signal?.aborted) return timedOut(sessionId, row.channel);
+      if (signal?.aborted) return timedOut(ctx, sessionId, row.channel);
       const event = await next(Math.min(deadline, expiresAt));
       if (event === 'aborted') continue;
       if (event === 'time') {
         const last = await consumeNext(ctx, sessionId, waiter.consumer);
-        if (last) return delivered(last);
-        if (deadline <= expiresAt) return timedOut(sessionId, row.channel);
+        if (last) return delivered(ctx, last);
+        if (deadline <= expiresAt) return timedOut(ctx, sessionId, row.channel);
         throw endedError('expired');
       }
       switch (event.type) {
         case 'handoff':
-          return delivered(event.verdict);
+          return delivered(ctx, event.verdict);
         case 'ended':
           throw endedError(event.state);
         case 'rerouted':
@@ -119,7 +119,7 @@ export async function waitForVerdict(
           break;
         default: {
           const verdict = await consumeNext(ctx, sessionId, waiter.consumer);
-          if (verdict) return delivered(verdict);
+          if (verdict) return delivered(ctx, verdict);
         }
       }
     }
@@ -149,7 +149,13 @@ function restarting() {
   return new AppError('service_unavailable', 'The service is restarting; wait again');
 }
 
-function delivered(verdict: DeliveredVerdict): WaitResult {
+function delivered(ctx: DomainContext, verdict: DeliveredVerdict): WaitResult {
+  ctx.metrics.verdictDelivered(verdict.kind, verdict.receivedAt, ctx.clock());
+  // The verdict's kind and ids only: never its code or link.
+  ctx.log.info(
+    { sessionId: verdict.sessionId, verdictId: verdict.verdictId, verdict: verdict.kind },
+    'verdict delivered',
+  );
   return { ...verdict, verdict: verdict.kind, nextStep: verdictNextStep(verdict) };
 }
 
@@ -164,7 +170,9 @@ function verdictNextStep(verdict: DeliveredVerdict): string {
   }
 }
 
-function timedOut(sessionId: string, channel: string): WaitResult {
+function timedOut(ctx: DomainContext, sessionId: string, channel: string): WaitResult {
+  ctx.metrics.verdictDelivered('timeout', null, ctx.clock());
+  ctx.log.info({ sessionId, verdict: 'timeout' }, 'verdict delivered');
   const where = channel === 'sms_otp' ? 'number' : 'inbox address';
   return {
     verdict: 'timeout',
