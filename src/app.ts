@@ -21,6 +21,7 @@ import type { ChallengeDeps } from './domain/context.ts';
 import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
 import { AppError } from './errors/index.ts';
 import { registerCors } from './http/cors.ts';
+import { registerErrorDocs } from './http/error-docs.ts';
 import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { sendProblem, toAppError } from './http/problem.ts';
@@ -174,6 +175,8 @@ async function composeServer(
   });
 
   registerErrorHandling(server);
+  server.decorate('problemTypeBase', config.publicBaseUrl);
+  registerErrorDocs(server);
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
