@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 
-const escape = (text: string) =>
+const toHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 export interface ErrorDoc {
@@ -38,8 +38,8 @@ export function registerErrorDocs(server: FastifyInstance) {
     .map(
       (row) => `<section id="${row.code}">
   <h2><code>${row.code}</code> <small>HTTP ${row.status}</small></h2>
-  <p>${escape(row.meaning)}</p>
-  <p><strong>What to do:</strong> ${escape(row.action)}</p>
+  <p>${toHtml(row.meaning)}</p>
+  <p><strong>What to do:</strong> ${toHtml(row.action)}</p>
 </section>`,
     )
     .join('\n');
