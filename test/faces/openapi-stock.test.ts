@@ -28,7 +28,8 @@ const operation = (id: string) =>
 
 test('the document is valid for the stock validator', async () => {
   const result = await validate(structuredClone(doc));
-  expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+  expect(result.valid ? [] : result.errors).toEqual([]);
+  expect(result.valid).toBe(true);
 });
 
 test('the wire shapes are named component schemas that the routes refer to', () => {
