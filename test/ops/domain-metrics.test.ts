@@ -25,7 +25,7 @@ async function families() {
   return new Map(parsePrometheusTextFormat(await response.text()).map((f) => [f.name, f]));
 }
 
-test('a session opened and its code delivered show in /metrics and in one log line each, without the code', async () => {
+test('a session opened, its code delivered and the session closed show in /metrics and in one log line each, without the code', async () => {
   const opened = await rest(t, 'POST', '/v1/sessions', key, { channel: 'sms_otp' });
   expect(opened.status).toBe(201);
   const { session_id: sessionId, number } = opened.body;
@@ -60,4 +60,12 @@ test('a session opened and its code delivered show in /metrics and in one log li
   expect(verdictLine).toHaveLength(1);
   expect(verdictLine[0]).toMatchObject({ verdict: 'otp_code' });
   expect(logLines.join('\n')).not.toContain('739215');
+
+  const closed = await rest(t, 'DELETE', `/v1/sessions/${sessionId}`, key);
+  expect(closed.status).toBe(200);
+  const closedLines = logLines
+    .map((line) => JSON.parse(line))
+    .filter((l) => l.msg === 'session closed' && l.sessionId === sessionId);
+  expect(closedLines).toHaveLength(1);
+  expect(closedLines[0]).toMatchObject({ state: 'completed' });
 });
