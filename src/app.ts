@@ -20,6 +20,8 @@ import { serverSecret } from './db/server-secrets.ts';
 import type { ChallengeDeps } from './domain/context.ts';
 import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
 import { AppError } from './errors/index.ts';
+import { registerCors } from './http/cors.ts';
+import { registerErrorDocs } from './http/error-docs.ts';
 import { registerErrorHandling } from './http/error-handling.ts';
 import { loggerOptions } from './http/logger.ts';
 import { sendProblem, toAppError } from './http/problem.ts';
@@ -173,6 +175,8 @@ async function composeServer(
   });
 
   registerErrorHandling(server);
+  server.decorate('problemTypeBase', config.publicBaseUrl);
+  registerErrorDocs(server);
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -187,6 +191,7 @@ async function composeServer(
     },
     strictTransportSecurity: config.publicBaseUrl.startsWith('https:'),
   });
+  await registerCors(server, config.corsOrigins);
   await server.register(fastifyCookie, { secret: cookieSecret });
   await server.register(fastifyFormbody, { bodyLimit: config.bodyLimit });
 
@@ -194,6 +199,7 @@ async function composeServer(
   const metrics = registerMetrics(server);
   metrics.registerMetric(mailReader.histogram);
   challenges.webhooks.register(metrics);
+  challenges.metrics.register(metrics);
   // Agent authentication first: the console and the resource faces use its decorations.
   await registerAuth(server, { config, db, logger, events: challenges.events });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.

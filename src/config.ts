@@ -160,6 +160,32 @@ const envSchema = z.object({
   // allowed per client address per window.
   MCP_REGISTRATION_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   MCP_REGISTRATION_WINDOW: seconds.default(3600),
+  // --- Stock tools (issue 15 part A): GraphiQL and cross-origin access ---
+  GRAPHIQL: z.enum(['true', 'false']).default('true'),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const origins = (value ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        // An origin is scheme://host[:port] exactly; `*` is refused because every allowed
+        // request carries credentials (Authorization, x-api-key).
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {}
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin like https://app.example.com (no path, no *)`,
+          });
+        }
+      }
+      return origins;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -263,6 +289,11 @@ export interface Config {
   mcpRegistrationMaxPerAddress: number;
   /** MCP_REGISTRATION_WINDOW: seconds of that window. */
   mcpRegistrationWindow: number;
+  // --- Stock tools (issue 15 part A) ---
+  /** GRAPHIQL: serve GraphiQL on `GET /graphql` to browsers. */
+  graphiql: boolean;
+  /** CORS_ORIGINS: browser origins allowed to call /graphql, /v1 and /mcp; empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -430,5 +461,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // MCP hosts.
     mcpRegistrationMaxPerAddress: env.MCP_REGISTRATION_MAX_PER_ADDRESS,
     mcpRegistrationWindow: env.MCP_REGISTRATION_WINDOW,
+    // --- Stock tools (issue 15 part A) ---
+    graphiql: env.GRAPHIQL === 'true',
+    corsOrigins: env.CORS_ORIGINS,
   };
 }

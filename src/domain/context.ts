@@ -10,6 +10,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NumberType } from '../entities/challenge-session.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Sealer } from './messages/sealer.ts';
+import type { SessionMetrics } from './session-metrics.ts';
 import type { TargetPolicy } from './sessions/target-policy.ts';
 import type { PublishedMarks } from './verdicts/outbox.ts';
 import type { WaiterRegistry } from './verdicts/waiters.ts';
@@ -56,6 +57,8 @@ export interface ChallengeDeps {
   marks: PublishedMarks;
   /** Customer webhooks: settings and the delivery worker (`wake()` after queueing one). */
   webhooks: WebhookService;
+  /** Sessions opened, verdicts delivered and their latency, for /metrics. */
+  metrics: SessionMetrics;
 }
 
 export interface DomainContext extends ChallengeDeps {

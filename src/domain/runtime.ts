@@ -13,6 +13,7 @@ import { createEventBus } from '../events/bus.ts';
 import { Background, type ChallengeDeps, type DomainLog } from './context.ts';
 import type { Sealer } from './messages/sealer.ts';
 import { syncNumberPool } from './numbers/pool.ts';
+import { SessionMetrics } from './session-metrics.ts';
 import { createTargetPolicy } from './sessions/target-policy.ts';
 import { startSweeper } from './sweeper.ts';
 import { PublishedMarks } from './verdicts/outbox.ts';
@@ -61,6 +62,7 @@ export async function startChallengeRuntime(
       allowPrivate: config.webhookAllowPrivate,
       attemptTimeoutMs: config.webhookAttemptTimeout * 1000,
     }),
+    metrics: new SessionMetrics(),
     settings: {
       sessionTtl: config.sessionTtl,
       quarantine: config.numberQuarantine,

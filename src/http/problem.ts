@@ -65,9 +65,13 @@ function clientMessage(error: unknown): string | undefined {
   return typeof message === 'string' && message.length < 300 ? message : undefined;
 }
 
-export function problemBody(error: AppError, instance?: string) {
+/**
+ * The problem's `type`: the code's section of `/docs/errors` on this service (error-docs.ts),
+ * absolute when the public base URL is known.
+ */
+export function problemBody(error: AppError, instance?: string, base = '') {
   return {
-    type: `https://docs.latchkey.dev/errors#${error.code}`,
+    type: `${base}/docs/errors#${error.code}`,
     title: errorCodes[error.code].title,
     status: error.status,
     detail: error.message,
@@ -82,5 +86,12 @@ export function sendProblem(reply: FastifyReply, error: AppError) {
   return reply
     .status(error.status)
     .type('application/problem+json')
-    .send(problemBody(error, reply.request.url.split('?')[0]));
+    .send(problemBody(error, reply.request.url.split('?')[0], reply.server.problemTypeBase ?? ''));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `{base_url}`, the prefix of problem `type` URIs (`{base_url}/docs/errors#code`). */
+    problemTypeBase?: string;
+  }
 }

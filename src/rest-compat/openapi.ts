@@ -5,13 +5,26 @@
 import { z } from 'zod';
 import { SYNTHETIC_SMS_PATH } from '../ingest/sms/synthetic.ts';
 import type { RestRoute } from './rest-route.ts';
+import {
+  apiKeySchema,
+  messageSchema,
+  sessionSchema,
+  usageRecordSchema,
+  verdictSchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from './shapes.ts';
 
 const problem = {
   type: 'object',
   description: 'RFC 9457 problem details with a stable machine `code` (see docs/errors.md).',
   required: ['type', 'title', 'status', 'code'],
   properties: {
-    type: { type: 'string' },
+    type: {
+      type: 'string',
+      format: 'uri',
+      description: "This service's page for the code: `{base_url}/docs/errors#<code>`.",
+    },
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
@@ -20,13 +33,69 @@ const problem = {
   },
 };
 
-const jsonSchema = (schema: z.ZodType) => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+/**
+ * The wire shapes with a name of their own: each becomes `#/components/schemas/<name>` and every
+ * route that answers one refers to it, so generated clients get one type per shape. A registry of
+ * this module's own, so the names do not leak into other faces' JSON Schemas (MCP).
+ */
+const named = z.registry<{ id: string }>();
+named.add(sessionSchema, { id: 'Session' });
+named.add(verdictSchema, { id: 'Verdict' });
+named.add(messageSchema, { id: 'Message' });
+named.add(apiKeySchema, { id: 'ApiKey' });
+named.add(usageRecordSchema, { id: 'Usage' });
+named.add(webhookEndpointSchema, { id: 'Webhook' });
+named.add(webhookDeliverySchema, { id: 'WebhookDelivery' });
+
+type Json = Record<string, unknown>;
+
+/**
+ * Timestamps are ISO 8601 strings named `…_at` on every shape; they get `format: date-time`
+ * (a nullable one is `type: [string, null]` in 3.1).
+ */
+function markTimestamps(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) markTimestamps(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const object = node as Json;
+  const properties = object.properties as Record<string, Json> | undefined;
+  for (const [name, property] of Object.entries(properties ?? {})) {
+    if (!name.endsWith('_at')) continue;
+    const types = ([] as unknown[]).concat(property.type ?? []);
+    const variants = (property.anyOf as Json[] | undefined) ?? [];
+    if (types.includes('string')) property.format = 'date-time';
+    for (const variant of variants) if (variant.type === 'string') variant.format = 'date-time';
+  }
+  for (const value of Object.values(object)) markTimestamps(value);
+}
+
+function jsonSchema(schema: z.ZodType, components: Record<string, Json>) {
+  const {
+    $schema: _ignored,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
-  });
-  return rest;
-};
+    metadata: named,
+  }) as Json;
+  const rewrite = (value: Json) =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+  for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, Json>)) {
+    const { id: _id, ...body } = definition;
+    components[name] = rewrite(body);
+    markTimestamps(components[name]);
+  }
+  const result = rewrite(rest);
+  markTimestamps(result);
+  return result;
+}
+
+/** A body every field of which is optional may be left out entirely. */
+const bodyOptional = (schema: z.ZodType) =>
+  schema.safeParse({}).success || schema.safeParse(undefined).success;
 
 const problemResponse = (description: string) => ({
   description,
@@ -35,6 +104,7 @@ const problemResponse = (description: string) => ({
 
 export function openApiDocument(routes: RestRoute[], baseUrl: string, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, Json> = { Problem: problem };
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
@@ -44,7 +114,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
       schema: { type: 'string' },
     }));
     if (route.query) {
-      const query = jsonSchema(route.query) as {
+      const query = jsonSchema(route.query, components) as {
         properties?: Record<string, unknown>;
         required?: string[];
       };
@@ -78,24 +148,48 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
       ...(route.body
         ? {
             requestBody: {
-              required: true,
-              content: { 'application/json': { schema: jsonSchema(route.body) } },
+              required: !bodyOptional(route.body),
+              content: { 'application/json': { schema: jsonSchema(route.body, components) } },
             },
           }
         : {}),
       responses: {
-        [String(route.status ?? 200)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: jsonSchema(route.response) } },
-        },
+        [String(route.status ?? 200)]:
+          route.status === 204
+            ? { description: 'Done; no body' }
+            : {
+                description: 'Success',
+                content: {
+                  'application/json': { schema: jsonSchema(route.response, components) },
+                },
+              },
         '400': problemResponse('The request is malformed (`invalid_request`)'),
         '401': problemResponse(
           'Credentials missing or invalid (`unauthenticated`); carries WWW-Authenticate',
         ),
         '403': problemResponse('The credential lacks the scope (`insufficient_scope`)'),
         '404': problemResponse('No such resource in this account (`not_found`)'),
+        ...(route.body || route.idempotent
+          ? {
+              '422': problemResponse(
+                [
+                  route.operationId === 'openChallenge'
+                    ? 'The target is refused by policy (`unsupported_target`)'
+                    : undefined,
+                  route.idempotent
+                    ? 'The Idempotency-Key was used with another body (`idempotency_key_reused`)'
+                    : undefined,
+                ]
+                  .filter(Boolean)
+                  .join('; ') || 'The request cannot be processed',
+              ),
+            }
+          : {}),
         '429': problemResponse(
           'Rate limited (`rate_limited`, `session_limit_reached`); carries Retry-After',
+        ),
+        '503': problemResponse(
+          'A dependency is unreachable (`service_unavailable`); carries Retry-After',
         ),
         ...Object.fromEntries(
           Object.entries(route.problems ?? {}).map(([status, text]) => [
@@ -165,7 +259,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
     servers: [{ url: baseUrl }],
     paths,
     components: {
-      schemas: { Problem: problem },
+      schemas: components,
       securitySchemes: {
         bearer: {
           type: 'http',

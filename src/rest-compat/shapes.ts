@@ -337,3 +337,16 @@ export const authenticatorSchema = z.object({
   algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']),
   created_at: z.string(),
 });
+
+// --- Stock tools (issue 15): the usage record, named `Usage` in OpenAPI ---
+export const usageRecordSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  session_id: z.string().nullable(),
+  channel: z.string().nullable(),
+  credential_id: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  occurred_at: z.string(),
+  settled_at: z.string().nullable(),
+});

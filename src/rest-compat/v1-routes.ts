@@ -22,6 +22,7 @@ import {
   scopeIn,
   sessionOut,
   sessionSchema,
+  usageRecordSchema,
   type VerdictData,
   verdictOut,
   verdictSchema,
@@ -173,7 +174,7 @@ export const v1Routes: RestRoute[] = [
     summary: 'Usage events: one per billable provision',
     query: paging.extend({ period }),
     response: z.object({
-      usage: z.array(z.record(z.string(), z.unknown())),
+      usage: z.array(usageRecordSchema),
       has_more: z.boolean(),
     }),
     operation: documents.usage,

@@ -13,7 +13,8 @@ import {
   unavailableError,
 } from '../errors/index.ts';
 
-const tooComplex = /maximum (complexity|depth|breadth)|depth limit|exceeds/i;
+const tooComplex =
+  /maximum (introspection )?(complexity|depth|breadth)|depth limit|limit of \d+ exceeded|exceeds/i;
 
 /** The AppError behind a GraphQL error, when there is one. */
 export function appErrorOf(error: unknown): AppError | undefined {

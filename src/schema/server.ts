@@ -20,14 +20,7 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import {
-  type ASTNode,
-  type FragmentDefinitionNode,
-  GraphQLError,
-  Kind,
-  type SelectionSetNode,
-  type ValidationContext,
-} from 'graphql';
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
@@ -44,7 +37,9 @@ import type { RevocationWatch } from '../auth/revocation.ts';
 import { AppError, isDependencyUnavailable } from '../errors/index.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
+import { graphiqlPage, registerGraphiQL } from './graphiql.ts';
 import { schema } from './index.ts';
+import { limitRules, tokenLimit } from './limits.ts';
 import { singleWaitRule } from './single-wait.ts';
 
 export interface GraphQLDeps {
@@ -81,7 +76,7 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
     graphiql: false,
     landingPage: false,
     batching: false,
-    plugins: [stableValidation, endOnRevocation],
+    plugins: [tokenLimit, stableValidation, endOnRevocation],
     maskedErrors: {
       maskError: (error) => {
         if (isUnexpected(error)) server.log.error({ err: error }, 'unexpected GraphQL error');
@@ -105,10 +100,15 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
   server.route({
     url: '/graphql',
     method: ['GET', 'POST'],
-    preHandler: async (request, reply) => {
-      request.principal = await consolePrincipal(request, consoleOrigin);
-      if (!request.principal) await authenticateRequest(request, reply);
-    },
+    // A browser asking for a page gets GraphiQL before any credential is asked for; the console's
+    // own live stream authenticates with its session cookie; everything else with a credential.
+    preHandler: [
+      graphiqlPage(deps.services.config.graphiql),
+      async (request, reply) => {
+        request.principal = await consolePrincipal(request, consoleOrigin);
+        if (!request.principal) await authenticateRequest(request, reply);
+      },
+    ],
     handler: async (request, reply) => {
       const revoked = revocationSignal(request, reply);
       const response = await yoga.handleNodeRequestAndResponse(request, reply, {
@@ -127,6 +127,8 @@ export function createGraphQL(server: FastifyInstance, deps: GraphQLDeps) {
       return reply.send(response.body);
     },
   });
+
+  registerGraphiQL(server, deps.services.config.graphiql);
 
   const wss = new WebSocketServer({
     server: server.server,
@@ -300,13 +302,16 @@ async function* untilRevoked<T>(source: AsyncIterable<T>, revoked: AbortSignal) 
 }
 
 /**
- * Validation answers with the stable codes (yoga would add GRAPHQL_VALIDATION_FAILED), and one
- * depth limit counts every field, introspection included: graphql-depth-limit (envelop's) skips
- * `__` fields, whose `ofType { ofType … }` nesting is otherwise unbounded, so it is not used.
+ * Validation answers with the stable codes (yoga would add GRAPHQL_VALIDATION_FAILED). Ordinary
+ * operations are limited by GraphQL Armor's maintained rules (depth, aliases and cost; tokens at
+ * parse time, below); introspection is left to graphql-js 16's own MaxIntrospectionDepthRule (a
+ * specified rule), so the standard introspection query that GraphiQL, graphql-codegen, Postman
+ * and Apollo send answers the full schema while the amplifying `fields { type { fields … } }`
+ * nesting is still refused.
  */
 const stableValidation: Plugin = {
   onValidate: ({ addValidationRule }) => {
-    addValidationRule(introspectionDepthRule(8));
+    for (const rule of limitRules) addValidationRule(rule);
     addValidationRule(singleWaitRule);
     return ({ valid, result }) => {
       if (valid) return;
@@ -315,41 +320,3 @@ const stableValidation: Plugin = {
     };
   },
 };
-
-/** Refuses a selection deeper than `max`, counting every field (introspection included). */
-function introspectionDepthRule(max: number) {
-  return (context: ValidationContext) => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of context.getDocument().definitions)
-      if (definition.kind === Kind.FRAGMENT_DEFINITION)
-        fragments.set(definition.name.value, definition);
-    const depthOf = (set: SelectionSetNode | undefined, seen: Set<string>): number => {
-      let deepest = 0;
-      for (const selection of set?.selections ?? []) {
-        if (selection.kind === Kind.FIELD) {
-          deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, seen));
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          deepest = Math.max(deepest, depthOf(selection.selectionSet, seen));
-        } else if (!seen.has(selection.name.value)) {
-          const fragment = fragments.get(selection.name.value);
-          const next = new Set(seen).add(selection.name.value);
-          deepest = Math.max(deepest, depthOf(fragment?.selectionSet, next));
-        }
-        if (deepest > max) return deepest;
-      }
-      return deepest;
-    };
-    return {
-      OperationDefinition(node: ASTNode) {
-        if (node.kind !== Kind.OPERATION_DEFINITION) return;
-        if (depthOf(node.selectionSet, new Set()) > max) {
-          context.reportError(
-            new GraphQLError(`The query exceeds maximum operation depth of ${max}`, {
-              nodes: [node],
-            }),
-          );
-        }
-      },
-    };
-  };
-}

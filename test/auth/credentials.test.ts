@@ -24,7 +24,7 @@ function expectUnauthenticated(response: Awaited<ReturnType<typeof keys>>, detai
   expect(response.headers.get('www-authenticate')).toBe(challenge());
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(response.body).toEqual({
-    type: 'https://docs.latchkey.dev/errors#unauthenticated',
+    type: `${t.baseUrl}/docs/errors#unauthenticated`,
     title: 'Credentials are missing or invalid',
     status: 401,
     detail,

@@ -1,4 +1,5 @@
 /** GraphQL subscriptions over SSE (graphql-yoga's GraphQL-over-SSE), with the same credentials. */
+import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
@@ -69,4 +70,35 @@ test('an SSE subscription without a credential is 401, and without the scope is 
   });
   const text = await refused.text();
   expect(text).toContain('"code":"insufficient_scope"');
+});
+
+test('the stock graphql-sse client (distinct connections mode) receives accountEvents with an API key', async () => {
+  const client = createClient({
+    url: `${t.baseUrl}/graphql`,
+    headers: withKey(key),
+    retryAttempts: 0,
+  });
+  let connected!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    connected = resolve;
+  });
+  const events = client.iterate<{ accountEvents: { type: string; sessionId: string } }>(
+    { query: 'subscription { accountEvents { type sessionId } }' },
+    { connected: () => connected() },
+  );
+  const first = events.next();
+  await ready;
+  const opened = await fetch(`${t.baseUrl}/v1/sessions`, {
+    method: 'POST',
+    headers: { ...withKey(key), 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: 'email_otp' }),
+  });
+  const session = (await opened.json()) as { session_id: string };
+  const { value } = await first;
+  expect(value?.data?.accountEvents).toEqual({
+    type: 'session.opened',
+    sessionId: session.session_id,
+  });
+  await events.return?.();
+  client.dispose();
 });

@@ -62,6 +62,10 @@ export async function closeSession(
   if (changed) {
     ctx.webhooks.wake();
     const at = now.toISOString();
+    ctx.log.info(
+      { sessionId, accountId: principal.accountId, state: 'completed' },
+      'session closed',
+    );
     ctx.background.run(
       async () => {
         await ctx.events.publish('session', sessionId, {

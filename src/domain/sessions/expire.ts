@@ -50,6 +50,10 @@ export async function expireDueSessions(ctx: DomainContext): Promise<number> {
   if (rows.length) ctx.webhooks.wake();
   for (const row of rows) {
     const at = new Date(row.expires_at).toISOString();
+    ctx.log.info(
+      { sessionId: row.id, accountId: row.account_id, state: 'expired' },
+      'session expired',
+    );
     ctx.background.run(
       async () => {
         await ctx.events.publish('session', row.id, {

@@ -155,6 +155,17 @@ export async function openSession(
   ctx.webhooks.wake();
 
   const session = toSessionView(row, now);
+  ctx.metrics.sessionOpened(session.channel);
+  // One structured line per state change; ids and channel only, never a number's messages.
+  ctx.log.info(
+    {
+      sessionId: session.id,
+      accountId: principal.accountId,
+      channel: session.channel,
+      state: 'active',
+    },
+    'session opened',
+  );
   ctx.background.run(
     () =>
       ctx.events.publish('account', principal.accountId, {

@@ -89,6 +89,10 @@ export async function rerouteSession(
   });
 
   const session = toSessionView(row, now);
+  ctx.log.info(
+    { sessionId, accountId: principal.accountId, state: 'active', rerouted: true },
+    'session rerouted',
+  );
   ctx.background.run(
     async () => {
       await ctx.events.publish('session', sessionId, {

@@ -114,7 +114,7 @@ export async function waitForVerdict(
       );
       for (;;) {
         if (waiter.controller.signal.aborted) throw restarting();
-        if (signal?.aborted) return timedOut(sessionId, row.channel);
+        if (signal?.aborted) return timedOut(ctx, sessionId, row.channel);
         const served = await serveTotpCode(ctx, sessionId, principal.accountId);
         if (!('retryAt' in served)) {
           return { ...served, sessionId, verdict: 'otp_code', nextStep: TOTP_NEXT_STEP };
@@ -122,7 +122,7 @@ export async function waitForVerdict(
         const event = await next(Math.min(served.retryAt, until), true);
         if (event === 'time' && served.retryAt > until) {
           if (ctx.clock().getTime() < new Date(row.expires_at).getTime()) {
-            return timedOut(sessionId, row.channel);
+            return timedOut(ctx, sessionId, row.channel);
           }
           throw endedError('expired');
         }
@@ -134,22 +134,22 @@ export async function waitForVerdict(
     let expiresAt = Date.now() + (new Date(row.expires_at).getTime() - ctx.clock().getTime());
 
     const first = await consumeNext(ctx, sessionId, waiter.consumer);
-    if (first) return delivered(first);
+    if (first) return delivered(ctx, first);
 
     for (;;) {
       if (waiter.controller.signal.aborted) throw restarting();
-      if (signal?.aborted) return timedOut(sessionId, row.channel);
+      if (signal?.aborted) return timedOut(ctx, sessionId, row.channel);
       const event = await next(Math.min(deadline, expiresAt));
       if (event === 'aborted') continue;
       if (event === 'time') {
         const last = await consumeNext(ctx, sessionId, waiter.consumer);
-        if (last) return delivered(last);
-        if (deadline <= expiresAt) return timedOut(sessionId, row.channel);
+        if (last) return delivered(ctx, last);
+        if (deadline <= expiresAt) return timedOut(ctx, sessionId, row.channel);
         throw endedError('expired');
       }
       switch (event.type) {
         case 'handoff':
-          return delivered(event.verdict);
+          return delivered(ctx, event.verdict);
         case 'ended':
           throw endedError(event.state);
         case 'rerouted':
@@ -158,7 +158,7 @@ export async function waitForVerdict(
           break;
         default: {
           const verdict = await consumeNext(ctx, sessionId, waiter.consumer);
-          if (verdict) return delivered(verdict);
+          if (verdict) return delivered(ctx, verdict);
         }
       }
     }
@@ -188,7 +188,13 @@ function restarting() {
   return new AppError('service_unavailable', 'The service is restarting; wait again');
 }
 
-function delivered(verdict: DeliveredVerdict): WaitResult {
+function delivered(ctx: DomainContext, verdict: DeliveredVerdict): WaitResult {
+  ctx.metrics.verdictDelivered(verdict.kind, verdict.receivedAt, ctx.clock());
+  // The verdict's kind and ids only: never its code or link.
+  ctx.log.info(
+    { sessionId: verdict.sessionId, verdictId: verdict.verdictId, verdict: verdict.kind },
+    'verdict delivered',
+  );
   return { ...verdict, verdict: verdict.kind, nextStep: verdictNextStep(verdict) };
 }
 
@@ -206,7 +212,9 @@ function verdictNextStep(verdict: DeliveredVerdict): string {
 const TOTP_NEXT_STEP =
   'Enter otp_code in the app before valid_until; a later wait gives the code of a later time step. Close the session when signed in.';
 
-function timedOut(sessionId: string, channel: string): WaitResult {
+function timedOut(ctx: DomainContext, sessionId: string, channel: string): WaitResult {
+  ctx.metrics.verdictDelivered('timeout', null, ctx.clock());
+  ctx.log.info({ sessionId, verdict: 'timeout' }, 'verdict delivered');
   if (channel === 'totp') {
     return {
       verdict: 'timeout',
