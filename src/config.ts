@@ -4,6 +4,7 @@
  * Every variable of `shared/spec/decisions.md` lives here with its default. A bad value stops the
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
+import { Resolver } from 'node:dns';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -22,6 +23,27 @@ const poolSpec = z.string().transform((spec, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
     return z.NEVER;
   }
+});
+/**
+ * Comma-separated DNS resolvers (`ip`, `ip:port`, `[ipv6]:port`) for sender authentication,
+ * checked by node's own resolver, which will use them (it takes IP addresses, not host names).
+ */
+const dnsServers = z.string().transform((list, ctx) => {
+  const servers = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    if (!servers.length) throw new Error('list at least one resolver');
+    new Resolver().setServers(servers);
+  } catch (error) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `give comma-separated resolver addresses such as 127.0.0.1:53 (${(error as Error).message})`,
+    });
+    return z.NEVER;
+  }
+  return servers;
 });
 /** Comma-separated domain names, lower-cased. */
 const domainList = z.string().transform((list, ctx) => {
@@ -156,6 +178,8 @@ const envSchema = z.object({
   // --- Customer webhooks (issue 12) ---
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ATTEMPT_TIMEOUT: seconds.max(60).default(10),
+  // --- Sender authentication of inbound mail (issue 21) ---
+  DNS_SERVERS: dnsServers.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -254,6 +278,9 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_ATTEMPT_TIMEOUT: seconds one delivery attempt may take (a 2xx within it succeeds). */
   webhookAttemptTimeout: number;
+  // --- Sender authentication of inbound mail (issue 21) ---
+  /** DNS_SERVERS: resolvers for SPF, DKIM and DMARC lookups; empty: the system's. */
+  dnsServers: string[];
 }
 
 export class ConfigError extends Error {
@@ -418,5 +445,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // --- Customer webhooks (issue 12) ---
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookAttemptTimeout: env.WEBHOOK_ATTEMPT_TIMEOUT,
+    // --- Sender authentication of inbound mail (issue 21) ---
+    dnsServers: env.DNS_SERVERS ?? [],
   };
 }

@@ -62,6 +62,8 @@ export const ChallengeSessionSchema = defineEntity({
     /** When the first code or link arrived: from then on the session's usage is billable. */
     firstCodeAt: p.datetime().nullable(),
     rerouteCount: p.integer().default(0),
+    /** email_otp, magic_link: only an authenticated sender (of the target's domain) yields a verdict. */
+    requireAuthenticatedSender: p.boolean().default(false),
   },
 });
 

@@ -43,6 +43,12 @@ const target = z
   .optional()
   .describe('The site or app the challenge is for (host name or URL)');
 
+interface OpenInput {
+  channel?: string;
+  target?: string;
+  require_authenticated_sender?: boolean;
+}
+
 type ToolExtra = {
   signal: AbortSignal;
   _meta?: { progressToken?: string | number };
@@ -144,12 +150,22 @@ export function installTools(
         input: z.strictObject({
           channel: z.enum(['sms_otp', 'email_otp', 'magic_link']).optional(),
           target,
+          require_authenticated_sender: z
+            .boolean()
+            .optional()
+            .describe(
+              'email_otp and magic_link: accept only mail whose sender is authenticated (DMARC pass) and, with a target, from its domain',
+            ),
         }),
       },
     },
-    tool(async (input: { channel?: string; target?: string }) => {
+    tool(async (input: OpenInput) => {
       const data = await run<{ openChallenge: SessionData }>('openChallenge', {
-        input: { channel: input.channel, target: input.target },
+        input: {
+          channel: input.channel,
+          target: input.target,
+          requireAuthenticatedSender: input.require_authenticated_sender,
+        },
       });
       const s = sessionOut(data.openChallenge);
       return {
@@ -159,6 +175,7 @@ export function installTools(
         expires_at: s.expires_at,
         number: s.number,
         inbox_address: s.inbox_address,
+        require_authenticated_sender: s.require_authenticated_sender,
         next_step: s.next_step,
       };
     }),

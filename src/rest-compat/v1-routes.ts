@@ -45,11 +45,22 @@ export const v1Routes: RestRoute[] = [
       channel: z.enum(['sms_otp', 'email_otp', 'magic_link']).optional(),
       target: z.string().max(2048).optional(),
       number_type: z.enum(['synthetic', 'programmable']).optional(),
+      require_authenticated_sender: z
+        .boolean()
+        .optional()
+        .describe(
+          'email_otp and magic_link: only a message whose sender is authenticated (DMARC pass) and, with a target, from its registrable domain yields the verdict; others are listed with `rejected: "sender_not_authenticated"` and the wait goes on',
+        ),
     }),
     response: sessionSchema,
     operation: documents.openChallenge,
     variables: ({ body }) => ({
-      input: { channel: body.channel, target: body.target, numberType: body.number_type },
+      input: {
+        channel: body.channel,
+        target: body.target,
+        numberType: body.number_type,
+        requireAuthenticatedSender: body.require_authenticated_sender,
+      },
     }),
     result: (data: { openChallenge: SessionData }) => sessionOut(data.openChallenge),
   }),

@@ -10,6 +10,7 @@ import { Migration20261122052852_challenge_sessions } from './20261122052852-cha
 import { Migration20261125100100_email_verification } from './20261125100100-email-verification.ts';
 import { Migration20261125100200_key_lineage } from './20261125100200-key-lineage.ts';
 import { Migration20261125100400_webhooks } from './20261125100400-webhooks.ts';
+import { Migration20261125110300_sender_authentication } from './20261125110300-sender-authentication.ts';
 
 const classes = [
   Migration20261122050650_foundation,
@@ -18,6 +19,7 @@ const classes = [
   Migration20261125100100_email_verification,
   Migration20261125100200_key_lineage,
   Migration20261125100400_webhooks,
+  Migration20261125110300_sender_authentication,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({

@@ -34,6 +34,11 @@ export const openSessionInput = z.strictObject({
   target: z.string().trim().min(1).max(2048).optional(),
   /** sms_otp only: which kind of number; by default programmable when any is configured. */
   numberType: z.enum(numberTypes).optional(),
+  /**
+   * email_otp, magic_link: only a message whose sender is authenticated (DMARC pass) and, with a
+   * target, of the target's registrable domain yields the verdict (issue 21).
+   */
+  requireAuthenticatedSender: z.boolean().optional(),
 });
 export type OpenSessionInput = z.input<typeof openSessionInput>;
 
@@ -47,6 +52,13 @@ export async function openSession(
     throw new AppError('invalid_request', 'numberType: only sms_otp sessions have a number', {
       extra: { field: 'numberType' },
     });
+  }
+  if (input.requireAuthenticatedSender && input.channel === 'sms_otp') {
+    throw new AppError(
+      'invalid_request',
+      'requireAuthenticatedSender: only email_otp and magic_link sessions receive email',
+      { extra: { field: 'requireAuthenticatedSender' } },
+    );
   }
   const target = input.target ? ctx.settings.targetPolicy.check(input.target) : null;
   const now = ctx.clock();
@@ -75,8 +87,8 @@ export async function openSession(
       `with s as (
          insert into challenge_session (id, created_at, updated_at, account_id, credential_id,
            agent_id, channel, state, target, target_domain, number, number_type, inbox_address,
-           expires_at, reroute_count)
-         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0)
+           expires_at, reroute_count, require_authenticated_sender)
+         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0, ?)
          returning ${SESSION_COLUMNS}),
        u as (
          insert into usage_event (id, created_at, updated_at, account_id, credential_id,
@@ -99,6 +111,7 @@ export async function openSession(
         number ? numberType : null,
         inboxAddress,
         expiresAt,
+        input.requireAuthenticatedSender ?? false,
         newId('use'),
         now,
         now,

@@ -8,7 +8,7 @@ import type { NumberType, SessionChannel, SessionState } from '../../entities/ch
 
 /** The columns every session query selects (raw SQL: snake_case, timestamps as strings). */
 export const SESSION_COLUMNS =
-  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at';
+  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at, require_authenticated_sender';
 
 export interface SessionRow {
   id: string;
@@ -27,6 +27,7 @@ export interface SessionRow {
   first_code_at: string | Date | null;
   reroute_count: number;
   created_at: string | Date;
+  require_authenticated_sender: boolean;
 }
 
 export interface SessionView {
@@ -50,6 +51,8 @@ export interface SessionView {
   /** When the first code or link arrived (the session is billable from then). */
   firstCodeAt: Date | null;
   rerouteCount: number;
+  /** Only an authenticated sender (of the target's domain) yields a verdict (issue 21). */
+  requireAuthenticatedSender: boolean;
   /** A hint for the caller: what to do next with this session. */
   nextStep: string;
 }
@@ -80,6 +83,7 @@ export function toSessionView(row: SessionRow, now: Date): SessionView {
     endedAt: maybeDate(row.ended_at),
     firstCodeAt: maybeDate(row.first_code_at),
     rerouteCount: row.reroute_count,
+    requireAuthenticatedSender: row.require_authenticated_sender,
     nextStep: '',
   };
   view.nextStep = nextStep(view);

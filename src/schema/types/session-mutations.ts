@@ -22,6 +22,11 @@ const OpenChallengeInput = builder.inputType('OpenChallengeInput', {
         'A host name or URL; identity providers, payment processors and banks are refused.',
     }),
     numberType: t.field({ type: NumberTypeEnum, required: false, description: 'sms_otp only.' }),
+    requireAuthenticatedSender: t.boolean({
+      required: false,
+      description:
+        'email_otp and magic_link: only a message whose sender is authenticated (DMARC pass) and, with a target, from the target’s registrable domain yields the verdict; others are stored with `rejected` and the wait goes on. Default false.',
+    }),
   }),
 });
 
@@ -74,6 +79,7 @@ builder.mutationFields((t) => ({
         channel: args.input?.channel ?? undefined,
         target: args.input?.target ?? undefined,
         numberType: args.input?.numberType ?? undefined,
+        requireAuthenticatedSender: args.input?.requireAuthenticatedSender ?? undefined,
       }),
   }),
   closeChallenge: t.field({
