@@ -13,7 +13,7 @@
  *   node:dns Resolver with a per-query timeout; a message has AUTH_BUDGET_MS for all its lookups,
  *   after which every pending and later lookup fails at once as `ETIMEOUT` (mailauth reports
  *   `temperror`), and a hard stop shortly after answers all-`temperror` whatever mailauth does. So a
- *   dead or silent DNS server costs a message at most ~4 s and the SMTP `250` still comes within
+ *   dead or silent DNS server costs a message at most ~3.8 s and the SMTP `250` still comes within
  *   5 s of its data (the reader's budget runs alongside, not after).
  * - Nothing here throws for the sender's doing: a message mailauth cannot read is `permerror`.
  * - `authenticated` is true exactly when DMARC passes.
@@ -25,9 +25,9 @@ import type { DomainLog } from '../../domain/context.ts';
 import type { AuthResult, SenderAuthentication } from '../../entities/inbound-message.ts';
 
 /** Time all of one message's lookups may take together; the SMTP 250 must come within 5 s. */
-export const AUTH_BUDGET_MS = 4_000;
+export const AUTH_BUDGET_MS = 3_500;
 /** After the budget, how long mailauth gets to finish with its lookups failed before we stop. */
-const HARD_STOP_MS = 500;
+const HARD_STOP_MS = 300;
 /** One DNS query's timeout per try (c-ares), and tries per server. */
 const QUERY_TIMEOUT_MS = 1_000;
 const QUERY_TRIES = 2;

@@ -14,7 +14,7 @@
  *   a failure to store is a temporary `451`, so the sending server retries. Message-ID makes a
  *   retry idempotent per inbox.
  * - Every message's sender is authenticated (SPF, DKIM, DMARC: sender-auth.ts) alongside its
- *   parse, within its own DNS budget (~4 s), so whatever DNS does the `250` still comes within 5 s;
+ *   parse, within its own DNS budget (3.5 s), so whatever DNS does the `250` still comes within 5 s;
  *   the results are stored with the message, and a session that requires an authenticated sender
  *   gets no verdict from any other (receive.ts decides, under the session's row lock).
  * No AUTH (anyone may deliver, as to any MX) and no STARTTLS (no certificate is configured); the
