@@ -175,7 +175,6 @@ export function installTools(
         expires_at: s.expires_at,
         number: s.number,
         inbox_address: s.inbox_address,
-        require_authenticated_sender: s.require_authenticated_sender,
         next_step: s.next_step,
       };
     }),

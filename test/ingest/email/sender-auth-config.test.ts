@@ -12,12 +12,13 @@ describe('DNS_SERVERS', () => {
     ]);
   });
 
-  test.each([
-    ['resolver.example:53'],
-    ['127.0.0.1:notaport'],
-    [','],
-  ])('%s is refused at start with a message naming DNS_SERVERS', (value) => {
-    expect(() => loadConfig({ DNS_SERVERS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ DNS_SERVERS: value })).toThrow(/^DNS_SERVERS: give comma-separated/);
-  });
+  test.each([['resolver.example:53'], ['127.0.0.1:notaport'], [',']])(
+    '%s is refused at start with a message naming DNS_SERVERS',
+    (value) => {
+      expect(() => loadConfig({ DNS_SERVERS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ DNS_SERVERS: value })).toThrow(
+        /^DNS_SERVERS: give comma-separated/,
+      );
+    },
+  );
 });

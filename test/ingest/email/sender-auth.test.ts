@@ -244,12 +244,9 @@ describe('sender authentication with a real DNS server', () => {
       target: 'acme.example',
       require_authenticated_sender: true,
     });
-    const session = opened.data as {
-      session_id: string;
-      inbox_address: string;
-      require_authenticated_sender: boolean;
-    };
-    expect(session.require_authenticated_sender).toBe(true);
+    const session = opened.data as { session_id: string; inbox_address: string };
+    const shown = await rest(t, 'GET', `/v1/sessions/${session.session_id}`, key);
+    expect(shown.body.require_authenticated_sender).toBe(true);
     await transport(t).sendMail({
       from: 'no-reply@strict.example',
       to: session.inbox_address,
