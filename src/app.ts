@@ -29,6 +29,7 @@ import { requestId } from './http/request-id.ts';
 import { transportLimits } from './http/transport-limits.ts';
 import { trustProxyOption } from './http/trust-proxy.ts';
 import { MailReader } from './ingest/email/mail-reader.ts';
+import { createSenderAuthenticator, type SenderAuthenticator } from './ingest/email/sender-auth.ts';
 import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
@@ -51,6 +52,11 @@ export interface BuildOptions {
   embeddedInMemory?: boolean;
   /** Where log lines go (stdout by default); tests read them to prove nothing secret is logged. */
   logDestination?: DestinationStream;
+  /**
+   * Benchmarks: another sender authentication in place of mailauth on DNS_SERVERS (the bench's
+   * "off" run measures inbound mail without it); never set by the service itself.
+   */
+  senderAuthenticator?: SenderAuthenticator;
 }
 
 export interface App {
@@ -110,7 +116,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await server.listen({ port, host: config.host });
         const address = server.server.address() as AddressInfo;
         await warm;
-        smtp = await startSmtpListener(config, runtime.deps, mailReader);
+        smtp = await startSmtpListener(
+          config,
+          runtime.deps,
+          mailReader,
+          options.senderAuthenticator ??
+            createSenderAuthenticator({
+              dnsServers: config.dnsServers,
+              mta: config.inboundEmailDomain,
+              log: logger,
+            }),
+        );
         return {
           port: address.port,
           url: `http://${config.host}:${address.port}`,

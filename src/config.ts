@@ -4,6 +4,7 @@
  * Every variable of `shared/spec/decisions.md` lives here with its default. A bad value stops the
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
+import { Resolver } from 'node:dns';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -22,6 +23,27 @@ const poolSpec = z.string().transform((spec, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
     return z.NEVER;
   }
+});
+/**
+ * Comma-separated DNS resolvers (`ip`, `ip:port`, `[ipv6]:port`) for sender authentication,
+ * checked by node's own resolver, which will use them (it takes IP addresses, not host names).
+ */
+const dnsServers = z.string().transform((list, ctx) => {
+  const servers = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    if (!servers.length) throw new Error('list at least one resolver');
+    new Resolver().setServers(servers);
+  } catch (error) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `give comma-separated resolver addresses such as 127.0.0.1:53 (${(error as Error).message})`,
+    });
+    return z.NEVER;
+  }
+  return servers;
 });
 /** Comma-separated domain names, lower-cased. */
 const domainList = z.string().transform((list, ctx) => {
@@ -186,6 +208,8 @@ const envSchema = z.object({
       }
       return origins;
     }),
+  // --- Sender authentication of inbound mail (issue 21) ---
+  DNS_SERVERS: dnsServers.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -294,6 +318,9 @@ export interface Config {
   graphiql: boolean;
   /** CORS_ORIGINS: browser origins allowed to call /graphql, /v1 and /mcp; empty: none. */
   corsOrigins: string[];
+  // --- Sender authentication of inbound mail (issue 21) ---
+  /** DNS_SERVERS: resolvers for SPF, DKIM and DMARC lookups; empty: the system's. */
+  dnsServers: string[];
 }
 
 export class ConfigError extends Error {
@@ -464,5 +491,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // --- Stock tools (issue 15 part A) ---
     graphiql: env.GRAPHIQL === 'true',
     corsOrigins: env.CORS_ORIGINS,
+    // --- Sender authentication of inbound mail (issue 21) ---
+    dnsServers: env.DNS_SERVERS ?? [],
   };
 }

@@ -19,6 +19,33 @@ export type MessageCarrier = (typeof messageCarriers)[number];
 export const messageOutcomes = ['otp_code', 'magic_link', 'webauthn_required', 'none'] as const;
 export type MessageOutcome = (typeof messageOutcomes)[number];
 
+export const messageRejections = ['sender_not_authenticated'] as const;
+export type MessageRejection = (typeof messageRejections)[number];
+
+/** RFC 8601 result words, as mailauth reports them. */
+export type AuthResult =
+  | 'pass'
+  | 'fail'
+  | 'softfail'
+  | 'neutral'
+  | 'none'
+  | 'temperror'
+  | 'permerror'
+  | 'policy';
+
+/** The `sender` of an email: its From address and what SPF, DKIM and DMARC said about it. */
+export interface SenderAuthentication {
+  /** The From header's address; null when the message has none. */
+  address: string | null;
+  /** Its domain as written; null when there is no From address. */
+  domain: string | null;
+  /** True exactly when DMARC passes. */
+  authenticated: boolean;
+  spf: AuthResult;
+  dkim: AuthResult;
+  dmarc: AuthResult;
+}
+
 export const InboundMessageSchema = defineEntity({
   name: 'InboundMessage',
   indexes: [
@@ -43,6 +70,10 @@ export const InboundMessageSchema = defineEntity({
     outcome: p.enum(messageOutcomes),
     receivedAt: p.datetime(),
     rawPurgedAt: p.datetime().nullable(),
+    /** Email: who sent it and whether SPF/DKIM/DMARC vouch for it (issue 21); null for SMS. */
+    sender: p.json<SenderAuthentication>().nullable(),
+    /** Why the message yielded no verdict although it had one (`sender_not_authenticated`). */
+    rejected: p.enum(messageRejections).nullable(),
   },
 });
 

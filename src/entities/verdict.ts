@@ -40,6 +40,8 @@ export const VerdictSchema = defineEntity({
     consumedAt: p.datetime().nullable(),
     consumedBy: p.string().length(255).nullable(),
     publishedAt: p.datetime().nullable(),
+    /** Magic links: the link's registrable domain (public suffix list), kept past retention. */
+    linkDomain: p.string().length(255).nullable(),
   },
 });
 

@@ -7,10 +7,11 @@ import { prepare } from './operations.ts';
 
 const session = `fragment S on ChallengeSession {
   id channel state agentId target number numberType inboxAddress expiresAt createdAt endedAt
-  firstCodeAt rerouteCount authenticatorId nextStep
+  firstCodeAt rerouteCount authenticatorId nextStep requireAuthenticatedSender
 }`;
 const verdict = `fragment V on VerdictResult {
   sessionId verdict receivedAt otpCode magicLink webauthnRequired from validUntil nextStep
+  sender { address domain authenticated spf dkim dmarc } linkDomain linkMatchesTarget
 }`;
 const authenticator = `fragment A on Authenticator {
   id target label issuer digits period algorithm createdAt
@@ -36,8 +37,9 @@ export const documents = {
   messages: prepare(`query($id: ID!, $first: Int, $after: String) {
     messages(sessionId: $id, first: $first, after: $after) {
       edges { node {
-        id sessionId medium carrier from to receivedAt outcome codesHidden
-        verdict { kind otpCode magicLink webauthnRequired consumedAt }
+        id sessionId medium carrier from to receivedAt outcome codesHidden rejected
+        sender { address domain authenticated spf dkim dmarc }
+        verdict { kind otpCode magicLink webauthnRequired consumedAt linkDomain linkMatchesTarget }
       } }
       pageInfo { hasNextPage }
     }

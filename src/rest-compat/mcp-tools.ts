@@ -94,6 +94,13 @@ export const toolOutputs = {
   list_numbers: z.object({ sessions: z.array(sessionSchema), has_more: z.boolean() }),
 } as const;
 
+interface OpenInput {
+  channel?: string;
+  target?: string;
+  require_authenticated_sender?: boolean;
+  authenticator_id?: string;
+}
+
 type ToolExtra = {
   signal: AbortSignal;
   _meta?: { progressToken?: string | number };
@@ -209,15 +216,22 @@ export function installTools(
             .max(255)
             .optional()
             .describe("totp only: which of the account's authenticators"),
+          require_authenticated_sender: z
+            .boolean()
+            .optional()
+            .describe(
+              'email_otp and magic_link: accept only mail whose sender is authenticated (DMARC pass) and, with a target, from its domain',
+            ),
         }),
       },
     },
-    tool(async (input: { channel?: string; target?: string; authenticator_id?: string }) => {
+    tool(async (input: OpenInput) => {
       const data = await run<{ openChallenge: SessionData }>('openChallenge', {
         input: {
           channel: input.channel,
           target: input.target,
           authenticatorId: input.authenticator_id,
+          requireAuthenticatedSender: input.require_authenticated_sender,
         },
       });
       const s = sessionOut(data.openChallenge);

@@ -21,6 +21,17 @@ export interface SessionData {
   rerouteCount: number;
   authenticatorId: string | null;
   nextStep: string;
+  requireAuthenticatedSender: boolean;
+}
+
+/** The `sender` of an email (issue 21): the same fields on every face. */
+export interface SenderData {
+  address: string | null;
+  domain: string | null;
+  authenticated: boolean;
+  spf: string;
+  dkim: string;
+  dmarc: string;
 }
 
 export interface VerdictData {
@@ -33,6 +44,9 @@ export interface VerdictData {
   from: string | null;
   validUntil: string | null;
   nextStep: string;
+  sender: SenderData | null;
+  linkDomain: string | null;
+  linkMatchesTarget: boolean | null;
 }
 
 const present = <T extends Record<string, unknown>>(object: T) =>
@@ -54,6 +68,7 @@ export function sessionOut(s: SessionData) {
     first_code_at: s.firstCodeAt,
     reroute_count: s.rerouteCount,
     authenticator_id: s.authenticatorId,
+    require_authenticated_sender: s.requireAuthenticatedSender,
     next_step: s.nextStep,
   });
 }
@@ -67,7 +82,7 @@ export function verdictOut(v: VerdictData) {
       next_step: v.nextStep,
     };
   }
-  return present({
+  const out = present({
     session_id: v.sessionId,
     received_at: v.receivedAt,
     verdict: v.verdict,
@@ -76,8 +91,12 @@ export function verdictOut(v: VerdictData) {
     webauthn_required: v.webauthnRequired,
     from: v.from,
     valid_until: v.validUntil,
+    sender: v.sender,
+    link_domain: v.linkDomain,
     next_step: v.nextStep,
   });
+  // Present on every magic link: null says there is no target to compare with (issue 21).
+  return v.verdict === 'magic_link' ? { ...out, link_matches_target: v.linkMatchesTarget } : out;
 }
 
 export interface MessageData {
@@ -90,12 +109,16 @@ export interface MessageData {
   receivedAt: string;
   outcome: string;
   codesHidden: boolean;
+  rejected: string | null;
+  sender: SenderData | null;
   verdict: {
     kind: string;
     otpCode: string | null;
     magicLink: string | null;
     webauthnRequired: boolean;
     consumedAt: string | null;
+    linkDomain: string | null;
+    linkMatchesTarget: boolean | null;
   } | null;
 }
 
@@ -109,6 +132,9 @@ export function messageOut(m: MessageData) {
     to: m.to,
     received_at: m.receivedAt,
     outcome: m.outcome,
+    // Absent when accepted (the contract: accepted messages carry no `rejected` value).
+    ...(m.rejected ? { rejected: m.rejected } : {}),
+    sender: m.sender,
     codes_hidden: m.codesHidden,
     parsed: m.verdict
       ? {
@@ -117,6 +143,8 @@ export function messageOut(m: MessageData) {
           magic_link: m.verdict.magicLink,
           webauthn_required: m.verdict.webauthnRequired,
           consumed_at: m.verdict.consumedAt,
+          link_domain: m.verdict.linkDomain,
+          link_matches_target: m.verdict.linkMatchesTarget,
         }
       : null,
   };
@@ -170,8 +198,35 @@ export const sessionSchema = z.object({
   first_code_at: z.string().optional(),
   reroute_count: z.number().int(),
   authenticator_id: z.string().optional().describe('totp only'),
+  require_authenticated_sender: z
+    .boolean()
+    .describe('Only an authenticated sender of the target’s domain yields a verdict (issue 21)'),
   next_step: z.string(),
 });
+
+const authResult = z.enum([
+  'pass',
+  'fail',
+  'softfail',
+  'neutral',
+  'none',
+  'temperror',
+  'permerror',
+  'policy',
+]);
+
+export const senderSchema = z
+  .object({
+    address: z.string().nullable().describe('The From header’s address'),
+    domain: z.string().nullable().describe('Its domain as written'),
+    authenticated: z.boolean().describe('True exactly when DMARC passes'),
+    spf: authResult,
+    dkim: authResult.describe('`pass` when any signature verifies'),
+    dmarc: authResult,
+  })
+  .describe(
+    'Email only: who sent it and whether SPF, DKIM and DMARC vouch for it (RFC 8601 words)',
+  );
 
 export const verdictSchema = z.object({
   session_id: z.string(),
@@ -185,6 +240,15 @@ export const verdictSchema = z.object({
     .string()
     .optional()
     .describe('totp only: the end of the time step the code belongs to'),
+  sender: senderSchema.optional(),
+  link_domain: z.string().optional().describe('magic_link: the link’s registrable domain'),
+  link_matches_target: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe(
+      'magic_link: whether link_domain is the target’s registrable domain; null without a target',
+    ),
   next_step: z.string(),
 });
 
@@ -197,6 +261,11 @@ export const messageSchema = z.object({
   to: z.string(),
   received_at: z.string(),
   outcome: z.string(),
+  rejected: z
+    .enum(['sender_not_authenticated'])
+    .optional()
+    .describe('Why it yielded no verdict; absent when accepted'),
+  sender: senderSchema.nullable().describe('null for SMS'),
   codes_hidden: z.boolean(),
   parsed: z
     .object({
@@ -205,6 +274,8 @@ export const messageSchema = z.object({
       magic_link: z.string().nullable(),
       webauthn_required: z.boolean(),
       consumed_at: z.string().nullable(),
+      link_domain: z.string().nullable(),
+      link_matches_target: z.boolean().nullable(),
     })
     .nullable(),
 });

@@ -50,6 +50,12 @@ export const v1Routes: RestRoute[] = [
       target: z.string().max(2048).optional(),
       number_type: z.enum(['synthetic', 'programmable']).optional(),
       authenticator_id: z.string().max(255).optional().describe('totp only'),
+      require_authenticated_sender: z
+        .boolean()
+        .optional()
+        .describe(
+          'email_otp and magic_link: only a message whose sender is authenticated (DMARC pass) and, with a target, from its registrable domain yields the verdict; others are listed with `rejected: "sender_not_authenticated"` and the wait goes on',
+        ),
     }),
     response: sessionSchema,
     problems: {
@@ -64,6 +70,7 @@ export const v1Routes: RestRoute[] = [
         target: body.target,
         numberType: body.number_type,
         authenticatorId: body.authenticator_id,
+        requireAuthenticatedSender: body.require_authenticated_sender,
       },
     }),
     result: (data: { openChallenge: SessionData }) => sessionOut(data.openChallenge),

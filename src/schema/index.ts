@@ -8,6 +8,7 @@ import './types/session-queries.ts';
 import './types/session-mutations.ts';
 import './types/verdict.ts';
 import './types/message.ts';
+import './types/sender.ts';
 import './types/usage.ts';
 import './types/api-key.ts';
 import './types/agent.ts';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase } from './database.ts';
+import { startDnsServer } from './dns.ts';
 import { type MailCatcher, startMailCatcher } from './mail.ts';
 
 export interface TestApp {
@@ -51,6 +52,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Outgoing mail goes to a real SMTP receiver of the test's own, unless the test chooses
   // (MAIL_SMTP_URL '' leaves it unset: mail is then logged).
   const mail = options.env && 'MAIL_SMTP_URL' in options.env ? undefined : await startMailCatcher();
+  // Sender authentication's DNS goes to a loopback server of the test's own (an empty zone:
+  // NXDOMAIN for all), so no test depends on the machine's resolvers, unless the test chooses.
+  const dns = options.env && 'DNS_SERVERS' in options.env ? undefined : await startDnsServer();
   const config = loadConfig({
     PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
@@ -60,6 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: options.logLines ? 'debug' : (process.env.LATCHKEY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...(mail ? { MAIL_SMTP_URL: mail.url } : {}),
+    ...(dns ? { DNS_SERVERS: dns.address } : {}),
     // Test files sign many people up from 127.0.0.1; the per-address limit has tests of its own.
     SIGNUP_MAX_PER_ADDRESS: '1000',
     ...options.env,
@@ -77,6 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async stop() {
       await app.stop();
       await mail?.stop();
+      await dns?.stop();
       await database.drop();
       if (!options.dataDir) await rm(scratch, { recursive: true, force: true });
     },

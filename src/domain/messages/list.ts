@@ -13,12 +13,15 @@ import type {
   MessageCarrier,
   MessageMedium,
   MessageOutcome,
+  MessageRejection,
+  SenderAuthentication,
 } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { loadSessionRow } from '../sessions/read.ts';
 import { openSecret } from '../verdicts/consume.ts';
+import { linkMatches } from './receive.ts';
 
 export interface MessageView {
   id: string;
@@ -30,6 +33,10 @@ export interface MessageView {
   receivedAt: Date;
   /** What the extractor found: `otp_code`, `magic_link`, `webauthn_required` or `none`. */
   outcome: MessageOutcome;
+  /** Email: the From address and whether SPF/DKIM/DMARC vouch for it; null for SMS. */
+  sender: SenderAuthentication | null;
+  /** Set when the session required an authenticated sender and this was not one. */
+  rejected: MessageRejection | null;
   /** Null when the message yielded nothing to deliver. */
   verdict: {
     kind: VerdictKind;
@@ -38,6 +45,10 @@ export interface MessageView {
     magicLink: string | null;
     webauthnRequired: boolean;
     consumedAt: Date | null;
+    /** Magic links: the link's registrable domain. */
+    linkDomain: string | null;
+    /** Magic links: whether that is the target's registrable domain; null without a target. */
+    linkMatchesTarget: boolean | null;
   } | null;
   /** True when codes and links were withheld for lack of `otp:read`. */
   codesHidden: boolean;
@@ -57,6 +68,9 @@ interface Row {
   to_address: string;
   received_at: string;
   outcome: MessageOutcome;
+  sender: SenderAuthentication | null;
+  rejected: MessageRejection | null;
+  link_domain: string | null;
   verdict_id: string | null;
   kind: VerdictKind | null;
   secret: Buffer | null;
@@ -71,7 +85,7 @@ export async function listMessages(
   rawInput: ListMessagesInput = {},
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   const input = validate(listMessagesInput, rawInput);
-  await loadSessionRow(ctx, principal, sessionId);
+  const session = await loadSessionRow(ctx, principal, sessionId);
   let cursor: { received_at: string; id: string } | undefined;
   if (input.after) {
     [cursor] = await ctx.em.execute<{ received_at: string; id: string }[]>(
@@ -86,7 +100,7 @@ export async function listMessages(
   }
   const rows = await ctx.em.execute<Row[]>(
     `select m.id, m.medium, m.carrier, m.from_address, m.to_address, m.received_at, m.outcome,
-       v.id as verdict_id, v.kind, v.secret, v.webauthn_required, v.consumed_at
+       m.sender, m.rejected, v.link_domain, v.id as verdict_id, v.kind, v.secret, v.webauthn_required, v.consumed_at
      from inbound_message m left join verdict v on v.message_id = m.id
      where m.session_id = ? ${cursor ? 'and (m.received_at, m.id) > (?, ?)' : ''}
      order by m.received_at, m.id
@@ -123,6 +137,8 @@ export async function listMessages(
       to: row.to_address,
       receivedAt: new Date(row.received_at),
       outcome: row.outcome,
+      sender: row.sender,
+      rejected: row.rejected,
       verdict: row.verdict_id
         ? {
             kind: row.kind!,
@@ -130,6 +146,8 @@ export async function listMessages(
             magicLink: secret?.magic_link ?? null,
             webauthnRequired: Boolean(row.webauthn_required),
             consumedAt,
+            linkDomain: row.link_domain,
+            linkMatchesTarget: linkMatches(row.link_domain, session.target_domain),
           }
         : null,
       codesHidden: !canRead,

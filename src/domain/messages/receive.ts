@@ -7,6 +7,9 @@
  *    strictly before or after us); store the message once (`on conflict (dedupe_key) do
  *    nothing`: a carrier's retry finds the first copy); if it is bound and yielded something,
  *    store the verdict and, for a code or link, mark the session's usage billable.
+ *    A session that requires an authenticated sender (issue 21) gets no verdict from a message
+ *    whose sender is not authenticated (DMARC pass) or whose `From` is not of the target's
+ *    registrable domain: the message is stored with `rejected`, the wait goes on.
  * 3. After commit — never before — hand the verdict to the local waiter it was claimed for, or
  *    publish it on `session:<id>` and mark it published (the outbox mark; the relay republishes
  *    verdicts a crash left unmarked).
@@ -17,11 +20,17 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../../entities/base.ts';
 import type { SessionChannel } from '../../entities/challenge-session.ts';
-import type { MessageCarrier, MessageMedium } from '../../entities/inbound-message.ts';
+import type {
+  MessageCarrier,
+  MessageMedium,
+  MessageRejection,
+  SenderAuthentication,
+} from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError } from '../../errors/index.ts';
 import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/extract/index.ts';
 import type { DomainContext } from '../context.ts';
+import { registrable } from '../sessions/target-policy.ts';
 import type { DeliveredVerdict } from '../verdicts/consume.ts';
 import { announceVerdict, returnClaimed } from '../verdicts/outbox.ts';
 import { enqueueCte } from '../webhooks/events.ts';
@@ -49,6 +58,8 @@ export interface InboundMessage {
    * number of recipients); when absent, `text` (and `subject`, `html`) are extracted here.
    */
   extraction?: Extraction | undefined;
+  /** Email: who sent it and what SPF, DKIM and DMARC said (ingest/email/sender-auth.ts). */
+  sender?: SenderAuthentication | undefined;
   /** The carrier's own id (MessageSid; Message-ID): a repeat is stored once. */
   externalId?: string | undefined;
   /**
@@ -64,6 +75,8 @@ export interface ReceiveResult {
   verdictId: string | null;
   /** True when this was a repeat of a message already stored (nothing new was written). */
   duplicate: boolean;
+  /** Why a message that had something to deliver yielded no verdict (issue 21). */
+  rejected: MessageRejection | null;
 }
 
 export async function receiveMessage(
@@ -98,6 +111,10 @@ export async function receiveMessage(
     ),
     verdictId,
   );
+  const sender = message.sender ?? null;
+  const senderJson = sender ? JSON.stringify(sender) : null;
+  const senderDomain = sender?.domain ? registrable(sender.domain.toLowerCase()) : null;
+  const linkDomain = extraction.magic_link ? linkDomainOf(extraction.magic_link) : null;
   const now = ctx.clock();
   const addressColumn = message.medium === 'sms' ? 'number' : 'inbox_address';
   // A waiter on this instance for this address: the verdict may be born consumed for it.
@@ -123,12 +140,16 @@ export async function receiveMessage(
       verdictKind(extraction, 'magic_link'),
       verdictKind(extraction, 'sms_otp'),
       now,
+      senderJson,
+      sender?.authenticated ?? false,
+      senderDomain,
       // v
       verdictId,
       secret,
       extraction.webauthn_required,
       extraction.confidence,
       now,
+      linkDomain,
       claimant?.sessionId ?? null,
       claimant?.consumer ?? null,
       now,
@@ -141,6 +162,7 @@ export async function receiveMessage(
       // wh
       message.medium === 'sms' ? message.from.slice(0, 320) : null,
       now.toISOString(),
+      senderJson,
       now,
     ])
     .catch((error) => {
@@ -162,7 +184,13 @@ export async function receiveMessage(
       'select id, session_id from inbound_message where dedupe_key = ?',
       [dedupeKey],
     );
-    return { messageId: first!.id, sessionId: first!.session_id, verdictId: null, duplicate: true };
+    return {
+      messageId: first!.id,
+      sessionId: first!.session_id,
+      verdictId: null,
+      duplicate: true,
+      rejected: null,
+    };
   }
   if (stored.verdict_id && stored.session_id && stored.kind) {
     ctx.webhooks.wake();
@@ -177,6 +205,12 @@ export async function receiveMessage(
       receivedAt: now,
       from: message.from.slice(0, 320),
       medium: message.medium,
+      sender,
+      linkDomain: stored.kind === 'magic_link' ? linkDomain : null,
+      linkMatchesTarget: linkMatches(
+        stored.kind === 'magic_link' ? linkDomain : null,
+        stored.target_domain,
+      ),
     };
     if (!claimed) await announceVerdict(ctx, verdict);
     else if (!claimant.fulfil(verdict)) await returnClaimed(ctx, verdict, claimant.consumer);
@@ -197,7 +231,23 @@ export async function receiveMessage(
     sessionId: stored.session_id,
     verdictId: stored.verdict_id,
     duplicate: false,
+    rejected: stored.rejected,
   };
+}
+
+/** The registrable domain of a link's host (public suffix list); null for a link without one. */
+export function linkDomainOf(link: string): string | null {
+  try {
+    const host = new URL(link).hostname.replace(/\.$/, '').toLowerCase();
+    return host ? registrable(host) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a magic link's domain is the target's; null when either is unknown (no target). */
+export function linkMatches(linkDomain: string | null, targetDomain: string | null) {
+  return linkDomain === null || targetDomain === null ? null : linkDomain === targetDomain;
 }
 
 /**
@@ -207,8 +257,9 @@ export async function receiveMessage(
  *   upgrading on the same row would deadlock);
  * - ok: whether a synthetic delivery is allowed (held by that account, a synthetic number);
  * - m: the message, stored once per dedupe key, bound to h (or to nobody), with its outcome for
- *   h's channel (a magic_link session prefers the link);
- * - v: the verdict, when bound and the outcome is something to deliver — consumed by (and handed
+ *   h's channel (a magic_link session prefers the link), its sender results, and `rejected` when h
+ *   requires an authenticated sender (of its target's registrable domain) and this is not one;
+ * - v: the verdict, when bound, not rejected, and the outcome is something to deliver — consumed by (and handed
  *   to) the reserved local waiter when that waiter waits on the session the message is for;
  * - s, u: for a code or link, the session's first_code_at and its usage, now billable.
  * - wh: the verdict's customer webhooks, in the outbox with the verdict (never the code itself).
@@ -217,7 +268,8 @@ export async function receiveMessage(
 function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
   return `
     with h as (
-      select id, account_id, channel, number_type from challenge_session
+      select id, account_id, channel, number_type, target_domain, require_authenticated_sender
+      from challenge_session
       where ${addressColumn} = ? and state = 'active' and expires_at > ?
       ${updatesSession ? 'for no key update' : 'for share'}),
     ok as (
@@ -225,21 +277,26 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
         or exists (select 1 from h where account_id = ?::text and number_type = 'synthetic') as ok),
     m as (
       insert into inbound_message (id, session_id, medium, carrier, to_address, from_address,
-        dedupe_key, raw_body, size_bytes, outcome, received_at)
+        dedupe_key, raw_body, size_bytes, outcome, received_at, sender, rejected)
       select ?, h.id, ?, ?, ?, ?, ?, ?, ?,
-        coalesce(case when h.channel = 'magic_link' then ?::text else ?::text end, 'none'), ?
+        coalesce(case when h.channel = 'magic_link' then ?::text else ?::text end, 'none'), ?,
+        ?::jsonb,
+        case when h.require_authenticated_sender and not (?::boolean
+            and (h.target_domain is null or h.target_domain = ?::text))
+          then 'sender_not_authenticated' end
       from (select 1) as one left join h on true
       where (select ok from ok)
       on conflict (dedupe_key) do nothing
-      returning id, session_id, outcome),
+      returning id, session_id, outcome, rejected),
     v as (
       insert into verdict (id, message_id, session_id, kind, secret, webauthn_required,
-        confidence, received_at, consumed_at, consumed_by, published_at)
-      select ?, m.id, m.session_id, m.outcome, ?, ?, ?, ?, c.at, c.consumer, c.at
+        confidence, received_at, link_domain, consumed_at, consumed_by, published_at)
+      select ?, m.id, m.session_id, m.outcome, ?, ?, ?, ?,
+        case when m.outcome = 'magic_link' then ?::text end, c.at, c.consumer, c.at
       from m left join (select ?::text as session_id, ?::text as consumer, ?::timestamptz as at) c
         on c.session_id = m.session_id
-      where m.session_id is not null and m.outcome <> 'none'
-      returning id, kind, consumed_by),
+      where m.session_id is not null and m.outcome <> 'none' and m.rejected is null
+      returning id, kind, consumed_by, link_domain),
     s as (
       update challenge_session set first_code_at = coalesce(first_code_at, ?), updated_at = ?
       where id = (select session_id from m) and (select kind from v) in ('otp_code', 'magic_link')
@@ -251,12 +308,16 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
       'wh',
       `select h.account_id, 'session.verdict'::text as event_type,
          jsonb_strip_nulls(jsonb_build_object('session_id', m.session_id, 'channel', h.channel,
-           'verdict', v.kind, 'from_number', ?::text, 'received_at', ?::text)) as data,
+           'verdict', v.kind, 'from_number', ?::text, 'received_at', ?::text,
+           'sender', ?::jsonb, 'link_domain', v.link_domain,
+           'link_matches_target', case when v.link_domain is not null and h.target_domain is not null
+             then v.link_domain = h.target_domain end)) as data,
          v.id as verdict_id, ?::timestamptz as occurred_at
        from v join m on true join h on h.id = m.session_id`,
     )}
     select (select ok from ok) as allowed, m.id as message_id, m.session_id, v.id as verdict_id,
-      v.kind, v.consumed_by, (select account_id from h) as account_id
+      v.kind, v.consumed_by, (select account_id from h) as account_id,
+      (select target_domain from h) as target_domain, m.rejected
     from (select 1) as one left join m on true left join v on true`;
 }
 
@@ -268,6 +329,8 @@ interface StoredRow {
   kind: VerdictKind | null;
   consumed_by: string | null;
   account_id: string | null;
+  target_domain: string | null;
+  rejected: MessageRejection | null;
 }
 
 /**

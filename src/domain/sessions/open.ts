@@ -38,6 +38,11 @@ export const openSessionInput = z.strictObject({
   numberType: z.enum(numberTypes).optional(),
   /** totp only: which of the account's authenticators (else the one for the target's host). */
   authenticatorId: z.string().trim().min(1).max(255).optional(),
+  /**
+   * email_otp, magic_link: only a message whose sender is authenticated (DMARC pass) and, with a
+   * target, of the target's registrable domain yields the verdict (issue 21).
+   */
+  requireAuthenticatedSender: z.boolean().optional(),
 });
 export type OpenSessionInput = z.input<typeof openSessionInput>;
 
@@ -64,6 +69,13 @@ export async function openSession(
       {
         extra: { field: 'target' },
       },
+    );
+  }
+  if (input.requireAuthenticatedSender && input.channel === 'sms_otp') {
+    throw new AppError(
+      'invalid_request',
+      'requireAuthenticatedSender: only email_otp and magic_link sessions receive email',
+      { extra: { field: 'requireAuthenticatedSender' } },
     );
   }
   const target = input.target ? ctx.settings.targetPolicy.check(input.target) : null;
@@ -103,8 +115,8 @@ export async function openSession(
       `with s as (
          insert into challenge_session (id, created_at, updated_at, account_id, credential_id,
            agent_id, channel, state, target, target_domain, number, number_type, inbox_address,
-           expires_at, reroute_count, authenticator_id)
-         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0, ?)
+           expires_at, reroute_count, authenticator_id, require_authenticated_sender)
+         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0, ?, ?)
          returning ${SESSION_COLUMNS}),
        u as (
          insert into usage_event (id, created_at, updated_at, account_id, credential_id,
@@ -128,6 +140,7 @@ export async function openSession(
         inboxAddress,
         expiresAt,
         authenticator?.id ?? null,
+        input.requireAuthenticatedSender ?? false,
         newId('use'),
         now,
         now,

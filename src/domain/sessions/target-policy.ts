@@ -84,8 +84,11 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
   };
 }
 
-/** The registrable domain of a host (private suffixes count), or the host itself if none. */
-function registrable(host: string): string {
+/**
+ * The registrable domain of a host (private suffixes count), or the host itself if none; also how
+ * sender authentication compares a `From` or a link with the target (issue 21).
+ */
+export function registrable(host: string): string {
   const parsed = parse(host, { allowPrivateDomains: true });
   if (parsed.isIp || !parsed.domain) return host;
   return parsed.domain;

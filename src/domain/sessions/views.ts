@@ -8,7 +8,7 @@ import type { NumberType, SessionChannel, SessionState } from '../../entities/ch
 
 /** The columns every session query selects (raw SQL: snake_case, timestamps as strings). */
 export const SESSION_COLUMNS =
-  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at, authenticator_id';
+  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at, authenticator_id, require_authenticated_sender';
 
 export interface SessionRow {
   id: string;
@@ -28,6 +28,7 @@ export interface SessionRow {
   reroute_count: number;
   created_at: string | Date;
   authenticator_id: string | null;
+  require_authenticated_sender: boolean;
 }
 
 export interface SessionView {
@@ -53,6 +54,8 @@ export interface SessionView {
   rerouteCount: number;
   /** totp only: the authenticator whose codes the session hands out. */
   authenticatorId: string | null;
+  /** Only an authenticated sender (of the target's domain) yields a verdict (issue 21). */
+  requireAuthenticatedSender: boolean;
   /** A hint for the caller: what to do next with this session. */
   nextStep: string;
 }
@@ -84,6 +87,7 @@ export function toSessionView(row: SessionRow, now: Date): SessionView {
     firstCodeAt: maybeDate(row.first_code_at),
     rerouteCount: row.reroute_count,
     authenticatorId: row.authenticator_id,
+    requireAuthenticatedSender: row.require_authenticated_sender,
     nextStep: '',
   };
   view.nextStep = nextStep(view);

@@ -9,7 +9,7 @@
  * unconsumed verdict or finds none and keeps waiting. Verdicts are handed out oldest first. The
  * code and link are unsealed only for the winner.
  */
-import type { MessageMedium } from '../../entities/inbound-message.ts';
+import type { MessageMedium, SenderAuthentication } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -25,6 +25,12 @@ export interface DeliveredVerdict {
   /** The sender: a phone number, short code or sender id; an email address. */
   from: string;
   medium: MessageMedium;
+  /** Email: the From address and whether SPF/DKIM/DMARC vouch for it; null for SMS. */
+  sender: SenderAuthentication | null;
+  /** Magic links: the link's registrable domain. */
+  linkDomain: string | null;
+  /** Magic links: whether that is the target's registrable domain; null without a target. */
+  linkMatchesTarget: boolean | null;
 }
 
 interface ConsumedRow {
@@ -37,6 +43,9 @@ interface ConsumedRow {
   received_at: string;
   from_address: string;
   medium: MessageMedium;
+  sender: SenderAuthentication | null;
+  link_domain: string | null;
+  target_domain: string | null;
 }
 
 export interface VerdictSecret {
@@ -66,9 +75,11 @@ export async function consumeNext(
          limit 1
          for update)
          and consumed_at is null
-       returning id, message_id, session_id, kind, secret, webauthn_required, received_at)
-     select taken.*, m.from_address, m.medium
-     from taken join inbound_message m on m.id = taken.message_id`,
+       returning id, message_id, session_id, kind, secret, webauthn_required, received_at,
+         link_domain)
+     select taken.*, m.from_address, m.medium, m.sender, s.target_domain
+     from taken join inbound_message m on m.id = taken.message_id
+       join challenge_session s on s.id = taken.session_id`,
     [ctx.clock(), consumer, sessionId],
   );
   if (!row) return null;
@@ -84,5 +95,11 @@ export async function consumeNext(
     receivedAt: new Date(row.received_at),
     from: row.from_address,
     medium: row.medium,
+    sender: row.sender,
+    linkDomain: row.link_domain,
+    linkMatchesTarget:
+      row.link_domain === null || row.target_domain === null
+        ? null
+        : row.link_domain === row.target_domain,
   };
 }

@@ -13,6 +13,10 @@
  * - The `250` after DATA is sent only once the message is committed for every accepted recipient;
  *   a failure to store is a temporary `451`, so the sending server retries. Message-ID makes a
  *   retry idempotent per inbox.
+ * - Every message's sender is authenticated (SPF, DKIM, DMARC: sender-auth.ts) alongside its
+ *   parse, within its own DNS budget (3.5 s), so whatever DNS does the `250` still comes within 5 s;
+ *   the results are stored with the message, and a session that requires an authenticated sender
+ *   gets no verdict from any other (receive.ts decides, under the session's row lock).
  * No AUTH (anyone may deliver, as to any MX) and no STARTTLS (no certificate is configured); the
  * listener only accepts mail for its own inboxes.
  */
@@ -24,6 +28,7 @@ import type { Config } from '../../config.ts';
 import { type ChallengeDeps, forked } from '../../domain/context.ts';
 import { receiveMessage } from '../../domain/messages/receive.ts';
 import { type MailReader, NO_CODE } from './mail-reader.ts';
+import type { SenderAuthenticator } from './sender-auth.ts';
 
 export interface SmtpListener {
   port: number;
@@ -45,6 +50,7 @@ export async function startSmtpListener(
   >,
   deps: ChallengeDeps,
   reader: MailReader,
+  senders: SenderAuthenticator,
 ): Promise<SmtpListener> {
   const domain = config.inboundEmailDomain;
   const server = new SMTPServer({
@@ -56,6 +62,9 @@ export async function startSmtpListener(
     maxClients: config.smtpMaxClients,
     logger: false,
     closeTimeout: 5_000,
+    // No PTR lookup per connection: nothing uses the name, and it went to the system's DNS (not
+    // DNS_SERVERS) before the client could even speak, a stall when that DNS is silent.
+    disableReverseLookup: true,
 
     onRcptTo(address, session, callback) {
       const recipient = address.address.toLowerCase();
@@ -89,7 +98,7 @@ export async function startSmtpListener(
         ) {
           return callback(smtpError('5.3.4 Message too big', 552));
         }
-        storeMail(deps, reader, Buffer.concat(chunks), session).then(
+        storeMail(deps, reader, senders, Buffer.concat(chunks), session).then(
           (stored) =>
             stored ? callback() : callback(smtpError('5.6.0 Message could not be parsed', 554)),
           (error) => {
@@ -131,14 +140,29 @@ async function isActiveInbox(deps: ChallengeDeps, address: string): Promise<bool
 async function storeMail(
   deps: ChallengeDeps,
   reader: MailReader,
+  senders: SenderAuthenticator,
   raw: Buffer,
   session: SMTPServerSession,
 ): Promise<boolean> {
-  const [outcome, rawGzipped] = await Promise.all([reader.read(raw), gzipAsync(raw)]);
-  if (outcome.kind === 'unparseable') return false;
   const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+  const [outcome, rawGzipped, sender] = await Promise.all([
+    reader.read(raw),
+    gzipAsync(raw),
+    senders.authenticate(raw, {
+      // An IPv4 client on a dual-stack socket appears as ::ffff:a.b.c.d; SPF wants a.b.c.d.
+      clientIp: session.remoteAddress.replace(/^::ffff:(?=\d+\.)/, ''),
+      helo: session.hostNameAppearsAs ?? '',
+      mailFrom: envelopeFrom,
+    }),
+  ]);
+  if (outcome.kind === 'unparseable') return false;
   // Over budget, the headers were not read either: the envelope sender stands in, no dedupe key.
   const read = outcome.kind === 'read' ? outcome : undefined;
+  // When the stop of a silent DNS left no From address, the parser's stands in.
+  const from = sender.address ?? read?.from ?? null;
+  const withAddress = sender.address
+    ? sender
+    : { ...sender, address: from, domain: from?.slice(from.lastIndexOf('@') + 1) || null };
   // One message to several of our inboxes is stored once per inbox, each bound to its session.
   for (const recipient of session.envelope.rcptTo) {
     await receiveMessage(forked(deps), {
@@ -146,6 +170,7 @@ async function storeMail(
       carrier: 'smtp',
       to: recipient.address,
       from: read?.from || envelopeFrom || 'unknown',
+      sender: withAddress,
       subject: read?.subject ?? '',
       text: '',
       extraction: read?.extraction ?? NO_CODE,

@@ -64,5 +64,9 @@ export const ChallengeSessionType = builder.objectRef<SessionView>('ChallengeSes
     nextStep: t.exposeString('nextStep', {
       description: 'A hint for the caller: what to do next.',
     }),
+    requireAuthenticatedSender: t.exposeBoolean('requireAuthenticatedSender', {
+      description:
+        'Only an authenticated sender (DMARC pass), of the target’s registrable domain when there is a target, yields a verdict; other mail is listed with `rejected`.',
+    }),
   }),
 });

@@ -12,6 +12,7 @@ import {
   VerdictKindEnum,
 } from './enums.ts';
 import { forwardPage, toConnection } from './page.ts';
+import { MessageRejectionEnum, SenderType } from './sender.ts';
 
 type ParsedVerdict = NonNullable<MessageView['verdict']>;
 
@@ -38,6 +39,15 @@ const ParsedVerdictType = builder.objectRef<ParsedVerdict>('ParsedVerdict').impl
       type: 'DateTime',
       nullable: true,
       description: 'When a wait or a listing took it.',
+    }),
+    linkDomain: t.exposeString('linkDomain', {
+      nullable: true,
+      description: 'Magic links: the link’s registrable domain (public suffix list).',
+    }),
+    linkMatchesTarget: t.exposeBoolean('linkMatchesTarget', {
+      nullable: true,
+      description:
+        'Magic links: whether the link’s registrable domain is the target’s; null without a target.',
     }),
   }),
 });
@@ -77,6 +87,20 @@ export const MessageType = builder.objectRef<MessageView>('Message').implement({
       nullable: true,
       description: 'The parsed result; null when there was nothing to deliver.',
       resolve: (m) => m.verdict,
+    }),
+    sender: t.field({
+      type: SenderType,
+      nullable: true,
+      description:
+        'Email: the From address and whether SPF, DKIM and DMARC vouch for it; null for SMS.',
+      resolve: (m) => m.sender,
+    }),
+    rejected: t.field({
+      type: MessageRejectionEnum,
+      nullable: true,
+      description:
+        'Set when the message yielded no verdict because its session requires an authenticated sender; null when accepted.',
+      resolve: (m) => m.rejected,
     }),
     codesHidden: t.exposeBoolean('codesHidden', {
       description: 'True when codes were withheld for lack of `otp:read`.',

@@ -27,6 +27,11 @@ const OpenChallengeInput = builder.inputType('OpenChallengeInput', {
       description:
         "totp only: which of the account's authenticators; without it, the one whose target has the host of `target`.",
     }),
+    requireAuthenticatedSender: t.boolean({
+      required: false,
+      description:
+        'email_otp and magic_link: only a message whose sender is authenticated (DMARC pass) and, with a target, from the target’s registrable domain yields the verdict; others are stored with `rejected` and the wait goes on. Default false.',
+    }),
   }),
 });
 
@@ -80,6 +85,7 @@ builder.mutationFields((t) => ({
         target: args.input?.target ?? undefined,
         numberType: args.input?.numberType ?? undefined,
         authenticatorId: args.input?.authenticatorId ?? undefined,
+        requireAuthenticatedSender: args.input?.requireAuthenticatedSender ?? undefined,
       }),
   }),
   closeChallenge: t.field({

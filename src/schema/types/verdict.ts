@@ -4,6 +4,7 @@
  */
 import type { WaitResult } from '../../domain/verdicts/wait.ts';
 import { builder } from '../builder.ts';
+import { SenderType } from './sender.ts';
 
 export const VerdictResultType = builder.objectRef<WaitResult>('VerdictResult').implement({
   description:
@@ -44,6 +45,24 @@ export const VerdictResultType = builder.objectRef<WaitResult>('VerdictResult').
       nullable: true,
       description: 'totp only: when the code stops being valid (the end of its time step).',
       resolve: (r) => ('validUntil' in r ? r.validUntil : null),
+    }),
+    sender: t.field({
+      type: SenderType,
+      nullable: true,
+      description:
+        'Email: the From address and whether SPF, DKIM and DMARC vouch for it; null for SMS and on timeout.',
+      resolve: (r) => ('sender' in r ? r.sender : null),
+    }),
+    linkDomain: t.string({
+      nullable: true,
+      description: 'Magic links: the link’s registrable domain (public suffix list).',
+      resolve: (r) => ('linkDomain' in r ? r.linkDomain : null),
+    }),
+    linkMatchesTarget: t.boolean({
+      nullable: true,
+      description:
+        'Magic links: whether the link’s registrable domain is the target’s; null without a target.',
+      resolve: (r) => ('linkMatchesTarget' in r ? r.linkMatchesTarget : null),
     }),
     nextStep: t.exposeString('nextStep', { description: 'What to do next.' }),
   }),

@@ -166,6 +166,8 @@ describe('storage', () => {
         'medium',
         'outcome',
         'receivedAt',
+        'rejected',
+        'sender',
         'sessionId',
         'to',
         'verdict',
