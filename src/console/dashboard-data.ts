@@ -18,7 +18,7 @@ import {
 import { openSecret } from '../domain/verdicts/consume.ts';
 import type { SessionChannel } from '../entities/challenge-session.ts';
 import { sessionChannels } from '../entities/challenge-session.ts';
-import type { MessageOutcome } from '../entities/inbound-message.ts';
+import type { MessageOutcome, SenderAuthentication } from '../entities/inbound-message.ts';
 import type { VerdictKind } from '../entities/verdict.ts';
 
 export interface DashboardFilters {
@@ -161,6 +161,8 @@ export interface MessageLine {
   to: string;
   receivedAt: Date;
   outcome: MessageOutcome;
+  /** Email: the From address and whether SPF, DKIM and DMARC vouch for it (issue 21). */
+  sender: SenderAuthentication | null;
   verdict: VerdictLine | null;
 }
 
@@ -175,13 +177,14 @@ export async function sessionMessages(
       to_address: string;
       message_received_at: string;
       outcome: MessageOutcome;
+      sender: SenderAuthentication | null;
       id: string | null;
       kind: VerdictKind | null;
       received_at: string | null;
     })[]
   >(
     `select m.id as message_id, m.from_address, m.to_address, m.received_at as message_received_at,
-       m.outcome, v.id, v.kind, v.secret, v.received_at, v.consumed_at
+       m.outcome, m.sender, v.id, v.kind, v.secret, v.received_at, v.consumed_at
      from inbound_message m left join verdict v on v.message_id = m.id
      where m.session_id = ?
      order by m.received_at, m.id limit 200`,
@@ -193,6 +196,7 @@ export async function sessionMessages(
     to: row.to_address,
     receivedAt: new Date(row.message_received_at),
     outcome: row.outcome,
+    sender: row.sender,
     verdict:
       row.id && row.kind && row.received_at
         ? toLine(ctx, {

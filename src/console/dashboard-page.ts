@@ -13,6 +13,7 @@ import type { User } from '../entities/user.ts';
 import type { DashboardFilters, MessageLine, VerdictLine } from './dashboard-data.ts';
 import { html, type SafeHtml } from './html.ts';
 import { alertBox, layout, type PageChrome, statusBox, when } from './layout.ts';
+import { senderBadge } from './sender-badge.ts';
 
 export interface LiveLinks {
   /** Where the browser subscribes: the GraphQL endpoint (SSE). */
@@ -199,7 +200,7 @@ export function sessionPage(page: SessionPage): string {
   const rows = page.messages.map(
     (message) => html`<tr>
       <td>${when(message.receivedAt)}</td>
-      <td>${message.from}</td>
+      <td>${message.sender ? senderBadge(message.sender) : message.from}</td>
       <td>${message.to}</td>
       <td>${message.verdict ? verdictText(message.verdict) : html`nothing found`}</td>
       <td>${message.verdict ? (message.verdict.consumedAt ? 'yes' : 'not yet') : ''}</td>
