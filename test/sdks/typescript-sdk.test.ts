@@ -336,6 +336,16 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(body, new Headers(signed(new Date())), secret)).toEqual(JSON.parse(body));
   });
 
+  test('after a secret rotation a delivery signed with both secrets verifies with either', () => {
+    const other = `whsec_${Buffer.from('the previous secret, 32 bytes...').toString('base64')}`;
+    const at = new Date();
+    const headers = signed(at);
+    const previous = new Webhook(other).sign('msg_sdk_test', at, body);
+    const both = { ...headers, 'webhook-signature': `${previous} ${headers['webhook-signature']}` };
+    expect(verifyWebhook(body, both, secret)).toEqual(JSON.parse(body));
+    expect(verifyWebhook(body, both, other)).toEqual(JSON.parse(body));
+  });
+
   test('refuses an altered body, a wrong secret and a timestamp older than five minutes', () => {
     const headers = signed(new Date());
     const refused = { code: 'webhook_verification_failed' };
