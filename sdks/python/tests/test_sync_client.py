@@ -136,7 +136,8 @@ def test_a_429_is_retried_after_retry_after_and_surfaces_without_retries(base_ur
 
     patient = Latchkey(api_key=fresh_keys[2], base_url=base_url, max_retry_after=3600, sleep=pause)
     assert patient.open_challenge(channel="email_otp")["state"] == "active"
-    assert pauses == [caught.value.retry_after]
+    # Retry-After counts down to the soonest expiry, so the second 429 may ask a second less.
+    assert len(pauses) == 1 and 0 < pauses[0] <= caught.value.retry_after
 
 
 def test_an_open_whose_answer_is_lost_is_retried_with_the_same_key_and_billed_once(base_url, fresh_keys):
