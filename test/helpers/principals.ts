@@ -41,7 +41,12 @@ export async function apiKey(
   const em = t.app.db.orm.em.fork() as EntityManager;
   const { secret } = await createApiKey(
     em,
-    { accountId, name: `key ${keyScopes.join(' ')}`.slice(0, 100), scopes: keyScopes, createdBy: 'test' },
+    {
+      accountId,
+      name: `key ${keyScopes.join(' ')}`.slice(0, 100),
+      scopes: keyScopes,
+      createdBy: 'test',
+    },
     new Set(allScopes),
   );
   return secret;
