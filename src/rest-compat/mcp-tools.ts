@@ -61,6 +61,7 @@ export const toolOutputs = {
     expires_at: true,
     number: true,
     inbox_address: true,
+    authenticator_id: true,
     next_step: true,
   }),
   provision_number: z.object({

@@ -191,10 +191,16 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
         '503': problemResponse(
           'A dependency is unreachable (`service_unavailable`); carries Retry-After',
         ),
+        // A route's own refusals replace the generic text of their status; an idempotent route's
+        // 422 still names the reused key.
         ...Object.fromEntries(
           Object.entries(route.problems ?? {}).map(([status, text]) => [
             status,
-            problemResponse(text),
+            problemResponse(
+              status === '422' && route.idempotent
+                ? `${text}; the Idempotency-Key was used with another body (\`idempotency_key_reused\`)`
+                : text,
+            ),
           ]),
         ),
       },

@@ -1254,7 +1254,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The target is refused (`unsupported_target`), or totp: no authenticator has this id or host (`no_authenticator`) */
+      /** @description The target is refused (`unsupported_target`), or totp: no authenticator has this id or host (`no_authenticator`); the Idempotency-Key was used with another body (`idempotency_key_reused`) */
       422: {
         headers: {
           [name: string]: unknown;

@@ -244,6 +244,10 @@ describe('OpenAPI', () => {
     expect(open.responses['409'].description).toContain('ambiguous_authenticator');
     const wait =
       doc.paths['/v1/sessions/{id}/wait'].post.responses['200'].content['application/json'];
-    expect(wait.schema.properties.valid_until).toBeDefined();
+    // Named shapes are components (`$ref`), inline ones are not.
+    const waitSchema = wait.schema.$ref
+      ? doc.components.schemas[wait.schema.$ref.split('/').pop()]
+      : wait.schema;
+    expect(waitSchema.properties.valid_until).toBeDefined();
   });
 });
