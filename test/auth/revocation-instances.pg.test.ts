@@ -3,7 +3,6 @@
  * Redis; a credential revoked on instance A ends the WebSocket, SSE stream and /v1 wait open on
  * instance B within 1 s. Needs LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: database.url!,
     REDIS_URL: redisUrl,
-    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+    SECRETS_KEY: database.secretsKey,
   };
   a = await startTestApp({ env });
   // One service behind two instances: one public URL (the tokens' audience), two ports.

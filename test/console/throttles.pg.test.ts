@@ -4,7 +4,6 @@
  * because each attempt is counted by one atomic upsert in the shared database before it is
  * checked. Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { password, person } from '../auth/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -24,7 +23,7 @@ beforeAll(async () => {
   // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
   const env = {
     DATABASE_URL: database.url!,
-    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+    SECRETS_KEY: database.secretsKey,
   };
   a = await startTestApp({ env, logLines: logs[0] });
   b = await startTestApp({ env, logLines: logs[1] });

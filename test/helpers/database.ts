@@ -11,8 +11,15 @@ export const realPostgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL || undefin
 export interface TestDatabase {
   /** undefined means "use the embedded database". */
   url: string | undefined;
+  /**
+   * A SECRETS_KEY for every instance on this database: instances that share rows must share the
+   * key those rows are sealed with (each test app has a DATA_DIR, and so a key file, of its own).
+   */
+  secretsKey: string;
   drop(): Promise<void>;
 }
+
+const newSecretsKey = () => `shared:${randomBytes(32).toString('base64url')}`;
 
 async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -25,13 +32,15 @@ async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Pr
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
-  if (!realPostgresUrl) return { url: undefined, drop: async () => {} };
+  if (!realPostgresUrl)
+    return { url: undefined, secretsKey: newSecretsKey(), drop: async () => {} };
   const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
   await admin(realPostgresUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(realPostgresUrl);
   url.pathname = `/${name}`;
   return {
     url: url.href,
+    secretsKey: newSecretsKey(),
     drop: () =>
       admin(realPostgresUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`),

@@ -6,7 +6,6 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,7 +40,7 @@ afterAll(async () => {
 const env = {
   TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
   WEBHOOK_ALLOW_PRIVATE: 'true',
-  SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+  SECRETS_KEY: database.secretsKey,
 };
 const sameDatabase: TestAppOptions = database.url
   ? { env: { DATABASE_URL: database.url, ...env } }

@@ -3,7 +3,6 @@
  * none twice while both are alive (SKIP LOCKED claims with leases), and both take part.
  * Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createWebhookEndpoint, sendTestEvent } from '../../src/domain/webhooks/endpoints.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -23,7 +22,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: database.url!,
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+    SECRETS_KEY: database.secretsKey,
   };
   a = await startChallengeApp({ env });
   b = await startChallengeApp({ env });

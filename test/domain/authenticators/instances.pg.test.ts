@@ -5,7 +5,6 @@
  * Both instances read time from one TestClock, so steps pass without sleeping.
  * Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { authenticator as stock } from 'otplib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
@@ -24,7 +23,7 @@ beforeAll(async () => {
   // Instances sharing a database share the sealing keys (each has its own DATA_DIR).
   const env = {
     DATABASE_URL: database.url!,
-    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+    SECRETS_KEY: database.secretsKey,
   };
   a = await startChallengeApp({ env });
   b = await startChallengeApp({ env });

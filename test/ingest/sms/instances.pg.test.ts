@@ -3,7 +3,6 @@
  * and the waiter sits on the other; limits, consumption and sweeps hold across both.
  * Needs a real PostgreSQL (LATCHKEY_TEST_DATABASE_URL) and Redis (LATCHKEY_TEST_REDIS_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { sweepOnce } from '../../../src/domain/sweeper.ts';
@@ -34,7 +33,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: database.url!,
     REDIS_URL: redisUrl,
-    SECRETS_KEY: `shared:${randomBytes(32).toString('base64url')}`,
+    SECRETS_KEY: database.secretsKey,
   };
   a = await startChallengeApp({ env });
   b = await startChallengeApp({ env });
