@@ -413,8 +413,12 @@ async function measure(make: () => Contender, url: string): Promise<Figures> {
 async function main() {
   const postgres = await freshPostgres();
   if (!postgres) {
-    console.error('queue bench: set LATCHKEY_BENCH_DATABASE_URL (a PostgreSQL server) to run it');
-    process.exit(1);
+    // pg-boss and graphile-worker run on PostgreSQL only, so there is no embedded variant: say so
+    // and leave the committed figures as they are, rather than fail `npm run bench` everywhere.
+    console.log(
+      'queue: not run, it needs PostgreSQL (LATCHKEY_BENCH_DATABASE_URL or LATCHKEY_TEST_DATABASE_URL); bench/results/queue.md is unchanged',
+    );
+    process.exit(0);
   }
   const results: Figures[] = [];
   let serverVersion = '';
