@@ -185,10 +185,13 @@ describe('authenticators and totp sessions', () => {
     ).toMatchObject({ status: 422, code: 'no_authenticator' });
   });
 
-  test("the README's TOTP snippet is example/totp.ts, verbatim, and it prints the stock authenticator's code", async () => {
+  test("the READMEs' TOTP snippet is example/totp.ts, verbatim, and it prints the stock authenticator's code", async () => {
     const example = await readFile(path.join(root, 'sdks/typescript/example/totp.ts'), 'utf8');
-    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+    for (const readme of ['README.md', 'sdks/typescript/README.md']) {
+      expect(await readFile(path.join(root, readme), 'utf8')).toContain(
+        `\`\`\`ts\n${example}\`\`\``,
+      );
+    }
     const clock = new TestClock(stepStart);
     useClock(clock);
     const { key } = await fresh();
