@@ -4,14 +4,19 @@ from ._async_client import AsyncLatchkey
 from ._client import Latchkey
 from ._errors import LatchkeyError, OtpTimeoutError
 from ._onboarding import AsyncRegistration, Registration
+from ._types import Authenticator, AuthResult, Sender, Verdict
 from ._webhooks import verify_webhook
 
 __all__ = [
     "AsyncLatchkey",
     "AsyncRegistration",
+    "AuthResult",
+    "Authenticator",
     "Latchkey",
     "LatchkeyError",
     "OtpTimeoutError",
     "Registration",
+    "Sender",
+    "Verdict",
     "verify_webhook",
 ]

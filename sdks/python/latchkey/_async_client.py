@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, List,
 import httpx
 
 from . import _http
-from ._client import Json, _rerouted
+from ._client import Json, _enrolment, _rerouted, _session_body
 from ._errors import OtpTimeoutError
+from ._types import Authenticator, Verdict
 
 if TYPE_CHECKING:
     from ._onboarding import AsyncRegistration
@@ -39,6 +40,34 @@ class AsyncWebhooks(_AsyncKeys):
         )
 
 
+class AsyncAuthenticators:
+    """Authenticator-app (TOTP) enrolments, as Latchkey.authenticators."""
+
+    def __init__(self, client: "AsyncLatchkey") -> None:
+        self._client = client
+
+    async def list(self) -> List[Authenticator]:
+        return [a async for a in self._client._pages("/v1/authenticators", "authenticators", "id", 100)]
+
+    async def create(
+        self,
+        target: str,
+        otpauth_uri: Optional[str] = None,
+        *,
+        secret: Optional[str] = None,
+        digits: Optional[int] = None,
+        period: Optional[int] = None,
+        algorithm: Optional[str] = None,
+        label: Optional[str] = None,
+        issuer: Optional[str] = None,
+    ) -> Authenticator:
+        body = _enrolment(target, otpauth_uri, secret, digits, period, algorithm, label, issuer)
+        return await self._client._request("POST", "/v1/authenticators", json=body)
+
+    async def delete(self, id: str) -> None:
+        await self._client._request("DELETE", f"/v1/authenticators/{id}")
+
+
 class AsyncLatchkey:
     def __init__(
         self,
@@ -64,6 +93,7 @@ class AsyncLatchkey:
         self._http.follow_redirects = False
         self.api_keys = AsyncApiKeys(self, "/v1/api-keys", "api_keys")
         self.webhooks = AsyncWebhooks(self, "/v1/webhooks", "webhooks")
+        self.authenticators = AsyncAuthenticators(self)
 
     async def __aenter__(self) -> "AsyncLatchkey":
         return self
@@ -120,14 +150,24 @@ class AsyncLatchkey:
                     continue
             return _http.parse(response)
 
-    async def open_challenge(self, channel: Optional[str] = None, target: Optional[str] = None, **extra: Any) -> Json:
-        body = {k: v for k, v in {"channel": channel, "target": target, **extra}.items() if v is not None}
+    async def open_challenge(
+        self,
+        channel: Optional[str] = None,
+        target: Optional[str] = None,
+        *,
+        authenticator_id: Optional[str] = None,
+        require_authenticated_sender: Optional[bool] = None,
+        **extra: Any,
+    ) -> Json:
+        extra = {**extra, "authenticator_id": authenticator_id}
+        extra["require_authenticated_sender"] = require_authenticated_sender
+        body = _session_body(channel, target, extra)
         return await self._request("POST", "/v1/sessions", json=body, idempotency_key=_http.idempotency_key())
 
     async def provision(self, target: Optional[str] = None, **extra: Any) -> Json:
         return await self.open_challenge(channel="sms_otp", target=target, **extra)
 
-    async def wait_for_verdict(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Json:
+    async def wait_for_verdict(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Verdict:
         deadline = time.monotonic() + timeout
         while True:
             remaining = max(0.0, deadline - time.monotonic())
@@ -143,7 +183,7 @@ class AsyncLatchkey:
             moved = await self.reroute(session_id)
             raise OtpTimeoutError(session_id, moved["next_step"], _rerouted(session_id, moved))
 
-    async def wait_for_otp(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Json:
+    async def wait_for_otp(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Verdict:
         return await self.wait_for_verdict(session_id, timeout=timeout, auto_reroute=auto_reroute)
 
     async def get_session(self, session_id: str) -> Json:

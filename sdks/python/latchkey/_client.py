@@ -9,6 +9,7 @@ import httpx
 
 from . import _http
 from ._errors import OtpTimeoutError
+from ._types import Authenticator, Verdict
 
 if TYPE_CHECKING:
     from ._onboarding import Registration
@@ -39,6 +40,65 @@ class Webhooks(_Keys):
         return self._client._request("POST", self._path, json=body, idempotency_key=_http.idempotency_key())
 
 
+def _enrolment(
+    target: str,
+    otpauth_uri: Optional[str],
+    secret: Optional[str],
+    digits: Optional[int],
+    period: Optional[int],
+    algorithm: Optional[str],
+    label: Optional[str],
+    issuer: Optional[str],
+) -> Json:
+    given = {
+        "target": target,
+        "otpauth_uri": otpauth_uri,
+        "secret": secret,
+        "digits": digits,
+        "period": period,
+        "algorithm": algorithm,
+        "label": label,
+        "issuer": issuer,
+    }
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _session_body(channel: Optional[str], target: Optional[str], extra: Json) -> Json:
+    return {k: v for k, v in {"channel": channel, "target": target, **extra}.items() if v is not None}
+
+
+class Authenticators:
+    """Authenticator-app (TOTP) enrolments for channel="totp" sessions; the credential needs the
+    authenticators:manage scope. The secret or otpauth:// URI goes in once and never comes back."""
+
+    def __init__(self, client: "Latchkey") -> None:
+        self._client = client
+
+    def list(self) -> List[Authenticator]:
+        """Every authenticator of the account, oldest first (all pages)."""
+        return list(self._client._pages("/v1/authenticators", "authenticators", "id", 100))
+
+    def create(
+        self,
+        target: str,
+        otpauth_uri: Optional[str] = None,
+        *,
+        secret: Optional[str] = None,
+        digits: Optional[int] = None,
+        period: Optional[int] = None,
+        algorithm: Optional[str] = None,
+        label: Optional[str] = None,
+        issuer: Optional[str] = None,
+    ) -> Authenticator:
+        """Stores the otpauth://totp/ URI behind the app's QR code, or its base32 secret."""
+        body = _enrolment(target, otpauth_uri, secret, digits, period, algorithm, label, issuer)
+        return self._client._request("POST", "/v1/authenticators", json=body)
+
+    def delete(self, id: str) -> None:
+        """Deletes it and erases its secret; its open sessions' waits answer no_authenticator."""
+        self._client._request("DELETE", f"/v1/authenticators/{id}")
+
+
 class Latchkey:
     def __init__(
         self,
@@ -65,6 +125,7 @@ class Latchkey:
         self._http.follow_redirects = False
         self.api_keys = ApiKeys(self, "/v1/api-keys", "api_keys")
         self.webhooks = Webhooks(self, "/v1/webhooks", "webhooks")
+        self.authenticators = Authenticators(self)
 
     def __enter__(self) -> "Latchkey":
         return self
@@ -121,17 +182,31 @@ class Latchkey:
                     continue
             return _http.parse(response)
 
-    def open_challenge(self, channel: Optional[str] = None, target: Optional[str] = None, **extra: Any) -> Json:
+    def open_challenge(
+        self,
+        channel: Optional[str] = None,
+        target: Optional[str] = None,
+        *,
+        authenticator_id: Optional[str] = None,
+        require_authenticated_sender: Optional[bool] = None,
+        **extra: Any,
+    ) -> Json:
         """Opens a challenge session (billable), with an Idempotency-Key so a retry after a lost
-        answer returns the same session and is never billed twice."""
-        body = {k: v for k, v in {"channel": channel, "target": target, **extra}.items() if v is not None}
+        answer returns the same session and is never billed twice. channel "totp" uses the
+        authenticator authenticator_id, else the one for target's host. For email channels,
+        require_authenticated_sender=True lets only mail that passes DMARC (from target's
+        registrable domain, when given) yield the verdict; other mail is listed with
+        rejected="sender_not_authenticated" and the wait goes on."""
+        extra = {**extra, "authenticator_id": authenticator_id}
+        extra["require_authenticated_sender"] = require_authenticated_sender
+        body = _session_body(channel, target, extra)
         return self._request("POST", "/v1/sessions", json=body, idempotency_key=_http.idempotency_key())
 
     def provision(self, target: Optional[str] = None, **extra: Any) -> Json:
         """Alias of open_challenge for an SMS code (channel sms_otp)."""
         return self.open_challenge(channel="sms_otp", target=target, **extra)
 
-    def wait_for_verdict(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Json:
+    def wait_for_verdict(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Verdict:
         """Waits for the session's verdict and consumes it; raises OtpTimeoutError when none
         arrives within timeout seconds (chained over several requests past the service's limit)."""
         deadline = time.monotonic() + timeout
@@ -149,7 +224,7 @@ class Latchkey:
             moved = self.reroute(session_id)
             raise OtpTimeoutError(session_id, moved["next_step"], _rerouted(session_id, moved))
 
-    def wait_for_otp(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Json:
+    def wait_for_otp(self, session_id: str, timeout: float = 60, auto_reroute: bool = False) -> Verdict:
         """Alias of wait_for_verdict, the SMS wait of older integrations."""
         return self.wait_for_verdict(session_id, timeout=timeout, auto_reroute=auto_reroute)
 

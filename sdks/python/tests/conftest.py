@@ -55,3 +55,16 @@ def send_sms(base_url: str, api_key: str):
         assert response.status_code == 201, response.text
 
     return send
+
+
+@pytest.fixture(scope="session")
+def send_mail():
+    """Sends an email to the service over SMTP through the harness (nodemailer; DKIM-signed for
+    dkim="acme.example"), as the app under test or a forger would."""
+    url = _need("LATCHKEY_TEST_MAILER_URL")
+
+    def send(**mail: Any) -> None:
+        response = httpx.post(url, json=mail)
+        assert response.status_code == 204, response.text
+
+    return send

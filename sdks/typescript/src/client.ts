@@ -34,6 +34,11 @@ export type ApiKey = Json<'listApiKeys'>['api_keys'][number];
 export type CreatedApiKey = Json<'createApiKey', 201>;
 export type WebhookEndpoint = Json<'listWebhookEndpoints'>['webhooks'][number];
 export type CreatedWebhookEndpoint = Json<'createWebhookEndpoint', 201>;
+/** A stored TOTP enrolment; its secret is sealed by the service and never shown again. */
+export type Authenticator = Json<'listAuthenticators'>['authenticators'][number];
+export type AuthenticatorInput = Body<'createAuthenticator'>;
+/** Who sent an email verdict or message, and whether SPF, DKIM and DMARC authenticate it. */
+export type Sender = NonNullable<Verdict['sender']>;
 export type Channel = NonNullable<Body<'openChallenge'>['channel']>;
 
 /** The longest wait the service holds one request for (POST /v1/sessions/:id/wait `timeout`). */
@@ -77,6 +82,17 @@ export class Latchkey {
   readonly apiKeys: {
     list(): Promise<ApiKey[]>;
     create(input: Body<'createApiKey'>): Promise<CreatedApiKey>;
+    delete(id: string): Promise<void>;
+  };
+  /**
+   * Authenticator-app (TOTP) enrolments, for `channel: "totp"` sessions; needs a credential with
+   * `authenticators:manage`. The secret or `otpauth://` URI goes in once and never comes back.
+   */
+  readonly authenticators: {
+    /** Every authenticator of the account, oldest first (all pages). */
+    list(): Promise<Authenticator[]>;
+    create(input: AuthenticatorInput): Promise<Authenticator>;
+    /** Deletes it and erases its secret; its open sessions' waits answer `no_authenticator`. */
     delete(id: string): Promise<void>;
   };
   readonly webhooks: {
@@ -131,6 +147,23 @@ export class Latchkey {
       create: (input) => http.request('POST', '/v1/api-keys', { body: input }),
       delete: async (id) =>
         void (await http.request('DELETE', `/v1/api-keys/${encodeURIComponent(id)}`)),
+    };
+    this.authenticators = {
+      list: async () => {
+        const all: Authenticator[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await http.request<Json<'listAuthenticators'>>('GET', '/v1/authenticators', {
+            query: { after, limit: 100 },
+          });
+          all.push(...page.authenticators);
+          if (!page.has_more || page.authenticators.length === 0) return all;
+          after = page.authenticators[page.authenticators.length - 1]!.id;
+        }
+      },
+      create: (input) => http.request('POST', '/v1/authenticators', { body: input }),
+      delete: async (id) =>
+        void (await http.request('DELETE', `/v1/authenticators/${encodeURIComponent(id)}`)),
     };
     this.webhooks = {
       list: async () =>

@@ -4,6 +4,8 @@
  */
 export {
   type ApiKey,
+  type Authenticator,
+  type AuthenticatorInput,
   type Channel,
   type CloseResult,
   type CreatedApiKey,
@@ -12,6 +14,7 @@ export {
   type LatchkeyOptions,
   type Message,
   type RerouteResult,
+  type Sender,
   type Session,
   type Usage,
   type UsageSummary,

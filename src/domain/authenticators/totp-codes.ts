@@ -11,13 +11,17 @@
  * In the same transaction the session is checked (still active, row-locked against a close) and,
  * on its first code, becomes billable like a session whose SMS arrived. The seed is opened only
  * after commit, only for the winner, and the code is never stored or published: events carry the
- * session id and kind only.
+ * session id and kind only. The claim's `session.verdict` webhook deliveries are written in the same
+ * transaction (the outbox, as for every other verdict), with `valid_until` and without the code:
+ * the code was computed for the one waiter and is stale within a step, and no outbox row holds a
+ * code.
  */
 import type { TotpAlgorithm } from '../../entities/authenticator.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { sessionEndedError } from '../sessions/read.ts';
 import { effectiveState } from '../sessions/views.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 import { codeAt } from './enrolment.ts';
 
 /** A code with less validity left than this is not handed out (decisions.md: 5 s). */
@@ -95,9 +99,22 @@ export async function serveTotpCode(
        where session_id = (select id from s) and status = 'pending'`,
       [now, now, sessionId, now, now],
     );
+    await enqueueWebhookEvent(tx, {
+      accountId,
+      type: 'session.verdict',
+      at: now,
+      data: {
+        session_id: sessionId,
+        channel: 'totp',
+        verdict: 'otp_code',
+        received_at: now.toISOString(),
+        valid_until: new Date(stepEnds).toISOString(),
+      },
+    });
     return { authenticator, stepEnds };
   });
   if ('retryAt' in served) return served;
+  ctx.webhooks.wake();
 
   const { authenticator, stepEnds } = served;
   const otpCode = codeAt(
