@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { SYNTHETIC_SMS_PATH } from '../ingest/sms/synthetic.ts';
-import type { RestRoute } from './rest-route.ts';
 import {
   apiKeySchema,
   messageSchema,
@@ -13,7 +12,9 @@ import {
   verdictSchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
-} from './shapes.ts';
+} from './operations/fragments.ts';
+import { usageSummary } from './operations/usage-summary.ts';
+import type { RestRoute } from './rest-route.ts';
 
 const problem = {
   type: 'object',
@@ -46,6 +47,7 @@ named.add(apiKeySchema, { id: 'ApiKey' });
 named.add(usageRecordSchema, { id: 'Usage' });
 named.add(webhookEndpointSchema, { id: 'Webhook' });
 named.add(webhookDeliverySchema, { id: 'WebhookDelivery' });
+named.add(usageSummary.output, { id: 'UsageSummary' });
 
 type Json = Record<string, unknown>;
 

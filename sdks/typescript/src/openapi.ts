@@ -470,6 +470,26 @@ export interface components {
       settled_at: string | null;
       status: string;
     };
+    UsageSummary: {
+      account_id: string;
+      allowance_remaining: number | null;
+      amount_due_cents: number;
+      billable_sessions: number;
+      by_credential: {
+        billable_sessions: number;
+        credential_id: string;
+        sessions_used: number;
+      }[];
+      currency: string;
+      included_sessions: number;
+      pending_sessions: number;
+      period_end: string;
+      period_start: string;
+      sessions_used: number;
+      tier: string;
+      unbilled_sessions: number;
+      unit_price_cents: number;
+    };
     Verdict: {
       from?: string;
       link_domain?: string;
@@ -1909,9 +1929,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
+          'application/json': components['schemas']['UsageSummary'];
         };
       };
       /** @description The request is malformed (`invalid_request`) */
