@@ -360,17 +360,20 @@ export interface components {
       scopes: string[];
     };
     Message: {
-      carrier: string;
+      /** @enum {string} */
+      carrier: 'synthetic' | 'twilio' | 'smtp';
       codes_hidden: boolean;
       from: string;
       /** @enum {string} */
       medium: 'sms' | 'email';
       message_id: string;
-      outcome: string;
+      /** @enum {string} */
+      outcome: 'otp_code' | 'magic_link' | 'webauthn_required' | 'none';
       parsed: {
         /** Format: date-time */
         consumed_at: string | null;
-        kind: string;
+        /** @enum {string} */
+        kind: 'otp_code' | 'magic_link' | 'webauthn_required';
         link_domain: string | null;
         link_matches_target: boolean | null;
         magic_link: string | null;

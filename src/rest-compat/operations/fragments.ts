@@ -205,11 +205,11 @@ export const messageSchema = z.object({
   message_id: z.string(),
   session_id: z.string(),
   medium: z.enum(['sms', 'email']),
-  carrier: z.string(),
+  carrier: z.enum(['synthetic', 'twilio', 'smtp']),
   from: z.string(),
   to: z.string(),
   received_at: z.string(),
-  outcome: z.string(),
+  outcome: z.enum(['otp_code', 'magic_link', 'webauthn_required', 'none']),
   rejected: z
     .enum(['sender_not_authenticated'])
     .optional()
@@ -218,7 +218,7 @@ export const messageSchema = z.object({
   codes_hidden: z.boolean(),
   parsed: z
     .object({
-      kind: z.string(),
+      kind: z.enum(['otp_code', 'magic_link', 'webauthn_required']),
       otp_code: z.string().nullable(),
       magic_link: z.string().nullable(),
       webauthn_required: z.boolean(),
