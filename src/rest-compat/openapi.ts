@@ -99,6 +99,15 @@ function jsonSchema(schema: z.ZodType, components: Record<string, Json>) {
 const bodyOptional = (schema: z.ZodType) =>
   schema.safeParse({}).success || schema.safeParse(undefined).success;
 
+/** An OpenAPI parameter object: a path id, a query field, or the Idempotency-Key header. */
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: unknown;
+}
+
 const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -109,8 +118,8 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
   const components: Record<string, Json> = { Problem: problem };
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1],
+    const parameters: Parameter[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1]!,
       in: 'path',
       required: true,
       schema: { type: 'string' },
@@ -126,7 +135,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
           in: 'query',
           required: query.required?.includes(name) ?? false,
           schema,
-        } as never);
+        });
       }
     }
     if (route.idempotent) {
@@ -137,7 +146,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
         description:
           'Makes a retry safe for 24 h per credential: the same key and body replay the first answer; another body is `idempotency_key_reused`.',
         schema: { type: 'string', minLength: 1, maxLength: 255 },
-      } as never);
+      });
     }
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
