@@ -68,9 +68,12 @@ export const toolOutputs = {
     authenticator_id: true,
     next_step: true,
   }),
-  provision_number: openChallenge.output
-    .pick({ session_id: true, expires_at: true, next_step: true })
-    .extend({ number: z.string().describe('E.164') }),
+  provision_number: z.object({
+    session_id: openChallenge.output.shape.session_id,
+    number: z.string().describe('E.164'),
+    expires_at: openChallenge.output.shape.expires_at,
+    next_step: openChallenge.output.shape.next_step,
+  }),
   wait_for_verdict: waitForVerdict.output,
   // One object for the three outcomes (a code; a timeout; a reroute with auto_reroute), since an
   // outputSchema must be a single object type.
@@ -205,21 +208,24 @@ export const tools: Tool[] = [
     },
     description:
       'Open a challenge session: a phone number (sms_otp) or an inbox (email_otp, magic_link) to receive one sign-in challenge, or totp for a code from an authenticator app the account stored for the target (or give authenticator_id). Authenticators are managed outside MCP.',
-    input: z.strictObject({
-      channel: openChallenge.input.shape.channel,
-      target,
-      authenticator_id: z
-        .string()
-        .max(255)
-        .optional()
-        .describe("totp only: which of the account's authenticators"),
-      require_authenticated_sender: z
-        .boolean()
-        .optional()
-        .describe(
-          'email_otp and magic_link: accept only mail whose sender is authenticated (DMARC pass) and, with a target, from its domain',
+    // The operation's input less number_type (MCP opens synthetic numbers only), in MCP's words.
+    input: openChallenge.input
+      .pick({
+        channel: true,
+        target: true,
+        authenticator_id: true,
+        require_authenticated_sender: true,
+      })
+      .extend({
+        target,
+        authenticator_id: openChallenge.input.shape.authenticator_id.describe(
+          "totp only: which of the account's authenticators",
         ),
-    }),
+        require_authenticated_sender:
+          openChallenge.input.shape.require_authenticated_sender.describe(
+            'email_otp and magic_link: accept only mail whose sender is authenticated (DMARC pass) and, with a target, from its domain',
+          ),
+      }),
     call: async (input, context) => {
       const s = await context.run(openChallenge, input);
       return {
