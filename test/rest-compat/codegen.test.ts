@@ -45,7 +45,7 @@ test('every operation module is typed by a generated document (no operation outs
   const gql = readFileSync(join(committed, 'gql.ts'), 'utf8');
   for (const file of operations) {
     const source = readFileSync(join(root, 'src/rest-compat/operations', file), 'utf8');
-    const name = /(?:query|mutation) (\w+)/.exec(source)?.[1];
+    const name = /graphql\(`\s*(?:query|mutation) (\w+)/.exec(source)?.[1];
     expect(name, file).toBeDefined();
     expect(gql, file).toContain(`types.${name}Document`);
   }
