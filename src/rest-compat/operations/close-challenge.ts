@@ -12,7 +12,7 @@ export const closeChallenge = operation({
   `),
   input: noInput,
   output: z.object({ status: z.literal('completed'), session: sessionSchema }),
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: (data) => ({
     status: z.literal('completed').parse(data.closeChallenge.status),
     session: sessionToWire(data.closeChallenge.session),

@@ -9,6 +9,6 @@ export const deleteApiKey = operation({
   `),
   input: noInput,
   output: z.null(),
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: () => null,
 });

@@ -19,7 +19,7 @@ export const getMessages = operation({
   `),
   input: paging,
   output: z.object({ messages: z.array(messageSchema), has_more: z.boolean() }),
-  variables: (input, { id }) => ({ id: id!, first: input.limit ?? 20, after: input.after }),
+  variables: (input, { id }) => ({ id, first: input.limit ?? 20, after: input.after }),
   toWire: (data) => ({
     messages: nodes(data.messages).map(messageToWire),
     has_more: data.messages.pageInfo.hasNextPage,

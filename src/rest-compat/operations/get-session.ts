@@ -11,6 +11,6 @@ export const getSession = operation({
   `),
   input: noInput,
   output: sessionSchema,
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: (data) => sessionToWire(data.session),
 });

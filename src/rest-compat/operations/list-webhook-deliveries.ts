@@ -15,7 +15,7 @@ export const listWebhookDeliveries = operation({
   `),
   input: paging,
   output: z.object({ deliveries: z.array(webhookDeliverySchema), has_more: z.boolean() }),
-  variables: (input, { id }) => ({ id: id!, first: input.limit ?? 20, after: input.after }),
+  variables: (input, { id }) => ({ id, first: input.limit ?? 20, after: input.after }),
   toWire: (data) => ({
     deliveries: data.webhookDeliveries.deliveries.map(webhookDeliveryToWire),
     has_more: data.webhookDeliveries.hasMore,

@@ -12,7 +12,7 @@ export const rerouteChallenge = operation({
   `),
   input: noInput,
   output: sessionSchema.extend({ previous_number: z.string() }),
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: (data) => ({
     ...sessionToWire(data.rerouteChallenge.session),
     previous_number: data.rerouteChallenge.previousNumber,

@@ -11,6 +11,6 @@ export const retryWebhookDelivery = operation({
   `),
   input: noInput,
   output: webhookDeliverySchema,
-  variables: (_input, { id, delivery_id }) => ({ id: id!, deliveryId: delivery_id! }),
+  variables: (_input, { id, delivery_id }) => ({ id, deliveryId: delivery_id }),
   toWire: (data) => webhookDeliveryToWire(data.retryWebhookDelivery),
 });

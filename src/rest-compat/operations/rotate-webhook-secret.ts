@@ -12,7 +12,7 @@ export const rotateWebhookSecret = operation({
   `),
   input: noInput,
   output: webhookEndpointWithSecretSchema,
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: (data) => ({
     ...webhookEndpointToWire(data.rotateWebhookSecret.endpoint),
     secret: data.rotateWebhookSecret.secret,

@@ -11,6 +11,6 @@ export const sendWebhookTestEvent = operation({
   `),
   input: noInput,
   output: webhookDeliverySchema,
-  variables: (_input, { id }) => ({ id: id! }),
+  variables: (_input, { id }) => ({ id }),
   toWire: (data) => webhookDeliveryToWire(data.sendWebhookTestEvent),
 });

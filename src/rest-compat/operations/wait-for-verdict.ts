@@ -13,6 +13,6 @@ export const waitForVerdict = operation({
   `),
   input: z.strictObject({ timeout: z.number().min(0).max(MAX_WAIT_SECONDS).optional() }),
   output: verdictSchema,
-  variables: (input, { id }) => ({ id: id!, timeout: input.timeout }),
+  variables: (input, { id }) => ({ id, timeout: input.timeout }),
   toWire: (data) => verdictToWire(data.waitForVerdict),
 });
