@@ -13,8 +13,8 @@ import { IdempotencyStore } from './idempotency.ts';
 import { installTools } from './mcp-tools.ts';
 import { mcpRoutes } from './mcp-transport.ts';
 import { openApiDocument } from './openapi.ts';
-import { SchemaOperations } from './operations.ts';
 import { registerRestRoutes } from './rest-route.ts';
+import { SchemaOperations } from './schema-operations.ts';
 import { v1Routes } from './v1-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 

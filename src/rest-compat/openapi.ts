@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { SYNTHETIC_SMS_PATH } from '../ingest/sms/synthetic.ts';
-import type { RestRoute } from './rest-route.ts';
 import {
   apiKeySchema,
   messageSchema,
@@ -13,7 +12,9 @@ import {
   verdictSchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
-} from './shapes.ts';
+} from './operations/fragments.ts';
+import { usageSummary } from './operations/usage-summary.ts';
+import type { RestRoute } from './rest-route.ts';
 
 const problem = {
   type: 'object',
@@ -46,6 +47,7 @@ named.add(apiKeySchema, { id: 'ApiKey' });
 named.add(usageRecordSchema, { id: 'Usage' });
 named.add(webhookEndpointSchema, { id: 'Webhook' });
 named.add(webhookDeliverySchema, { id: 'WebhookDelivery' });
+named.add(usageSummary.output, { id: 'UsageSummary' });
 
 type Json = Record<string, unknown>;
 
@@ -97,6 +99,15 @@ function jsonSchema(schema: z.ZodType, components: Record<string, Json>) {
 const bodyOptional = (schema: z.ZodType) =>
   schema.safeParse({}).success || schema.safeParse(undefined).success;
 
+/** An OpenAPI parameter object: a path id, a query field, or the Idempotency-Key header. */
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: unknown;
+}
+
 const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -107,8 +118,8 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
   const components: Record<string, Json> = { Problem: problem };
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1],
+    const parameters: Parameter[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1]!,
       in: 'path',
       required: true,
       schema: { type: 'string' },
@@ -124,7 +135,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
           in: 'query',
           required: query.required?.includes(name) ?? false,
           schema,
-        } as never);
+        });
       }
     }
     if (route.idempotent) {
@@ -135,7 +146,7 @@ export function openApiDocument(routes: RestRoute[], baseUrl: string, version: s
         description:
           'Makes a retry safe for 24 h per credential: the same key and body replay the first answer; another body is `idempotency_key_reused`.',
         schema: { type: 'string', minLength: 1, maxLength: 255 },
-      } as never);
+      });
     }
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {

@@ -1,8 +1,9 @@
 /**
  * The /v1 routes as data: each route names its method, path, scope (for documentation — the
- * schema enforces it), request schemas, the schema operation it maps onto, and how to shape the
- * result. `registerRestRoutes` turns them into Fastify routes; `openApiDocument` (openapi.ts)
- * turns the same list into `GET /openapi.json`, so the two cannot drift apart.
+ * schema enforces it), success status and the operation module it maps onto (operations/*.ts).
+ * The operation's wire input is the request body (or, on GET, the query string) and its wire
+ * output the response. `registerRestRoutes` turns them into Fastify routes; `openApiDocument`
+ * (openapi.ts) turns the same list into `GET /openapi.json`, so the two cannot drift apart.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DocumentNode } from 'graphql';
@@ -13,18 +14,18 @@ import {
   revocationSignal,
   withChallenge,
 } from '../auth/credentials.ts';
-import type { Scope } from '../auth/principal.ts';
+import type { Principal, Scope } from '../auth/principal.ts';
 import { AppError, validate } from '../errors/index.ts';
 import { checkKey, fingerprint, type IdempotencyStore } from './idempotency.ts';
-import type { SchemaOperations } from './operations.ts';
+import { type Ids, noInput, type Operation } from './operation.ts';
+import type { SchemaOperations } from './schema-operations.ts';
 
-export interface RestInput<B, Q> {
-  params: Record<string, string>;
-  body: B;
-  query: Q;
-}
-
-export interface RestRoute<B = unknown, Q = unknown, D = Record<string, unknown>> {
+interface RouteSpec<
+  Data,
+  Variables extends Record<string, unknown>,
+  I extends z.ZodType,
+  O extends z.ZodType,
+> {
   method: 'GET' | 'POST' | 'DELETE';
   /** Fastify path syntax, e.g. `/v1/sessions/:id`. */
   path: string;
@@ -32,23 +33,77 @@ export interface RestRoute<B = unknown, Q = unknown, D = Record<string, unknown>
   scope: Scope;
   summary: string;
   description?: string;
-  body?: z.ZodType<B>;
-  query?: z.ZodType<Q>;
   /** The success status (200 unless said). */
   status?: number;
-  /** The success body's shape, for OpenAPI. */
-  response: z.ZodType;
   /** Route-specific problem answers for OpenAPI, by status (beside the common ones). */
   problems?: Record<string, string>;
-  operation: DocumentNode;
   /** Honours `Idempotency-Key` (decisions.md "Idempotency"): a repeat replays the first answer. */
   idempotent?: boolean;
-  variables: (input: RestInput<B, Q>) => Record<string, unknown>;
-  result: (data: D) => unknown;
+  operation: Operation<Data, Variables, I, O>;
 }
 
-/** Defines a route with its types inferred from its schemas. */
-export const restRoute = <B, Q, D>(route: RestRoute<B, Q, D>) => route as unknown as RestRoute;
+/** A request's input, validated against the operation's wire input, ready to run. */
+interface Prepared {
+  input: unknown;
+  run: (
+    operations: SchemaOperations,
+    principal: Principal,
+    signal: AbortSignal,
+  ) => Promise<unknown>;
+}
+
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  operationId: string;
+  scope: Scope;
+  summary: string;
+  description?: string;
+  status?: number;
+  problems?: Record<string, string>;
+  idempotent?: boolean;
+  /** The request body's shape (the operation's input), when the route takes one. */
+  body?: z.ZodType;
+  /** The query string's shape (the operation's input on GET), when the route takes one. */
+  query?: z.ZodType;
+  /** The success body's shape: the operation's wire output. */
+  response: z.ZodType;
+  document: DocumentNode;
+  prepare: (input: unknown, ids: Ids) => Prepared;
+}
+
+/** A route over an operation module; its input and output come from the module. */
+export function restRoute<
+  Data,
+  Variables extends Record<string, unknown>,
+  I extends z.ZodType,
+  O extends z.ZodType,
+>({ operation, ...spec }: RouteSpec<Data, Variables, I, O>): RestRoute {
+  const input: z.ZodType = operation.input;
+  const takesInput = input !== noInput;
+  return {
+    ...spec,
+    body: takesInput && spec.method !== 'GET' ? operation.input : undefined,
+    query: takesInput && spec.method === 'GET' ? operation.input : undefined,
+    response: operation.output,
+    document: operation.document,
+    prepare: (raw, ids) => {
+      const input = validate(operation.input, raw);
+      return {
+        input,
+        run: async (operations, principal, signal) =>
+          operation.toWire(
+            await operations.run(
+              operation.document,
+              principal,
+              operation.variables(input, ids),
+              signal,
+            ),
+          ),
+      };
+    },
+  };
+}
 
 export function registerRestRoutes(
   app: FastifyInstance,
@@ -57,18 +112,24 @@ export function registerRestRoutes(
   idempotency?: IdempotencyStore,
 ) {
   for (const route of routes) {
-    app.route({
+    // A document that does not fit the running schema fails the start, not a request.
+    operations.check(route.document);
+    app.route<{ Params: Ids }>({
       method: route.method,
       url: route.path,
       preHandler: authenticateRequest,
       handler: async (request, reply) => {
-        const input: RestInput<unknown, unknown> = {
-          params: request.params as Record<string, string>,
-          body: route.body
-            ? validate(route.body, request.body === undefined ? {} : request.body)
-            : undefined,
-          query: route.query ? validate(route.query, request.query ?? {}) : undefined,
-        };
+        const params = request.params;
+        const prepared = route.prepare(
+          route.body
+            ? request.body === undefined
+              ? {}
+              : request.body
+            : route.query
+              ? (request.query ?? {})
+              : {},
+          params,
+        );
         if (
           !route.body &&
           request.body !== undefined &&
@@ -93,7 +154,11 @@ export function registerRestRoutes(
           const reservation = await idempotency!.begin(
             credential,
             key,
-            fingerprint(`${route.method} ${route.path}`, input.params, input.body),
+            fingerprint(
+              `${route.method} ${route.path}`,
+              params,
+              route.body ? prepared.input : undefined,
+            ),
           );
           if (reservation.kind === 'replay') {
             reply.header('idempotent-replayed', 'true');
@@ -101,15 +166,13 @@ export function registerRestRoutes(
           }
         }
         try {
-          const data = await operations.run(
-            route.operation,
+          const body = await prepared.run(
+            operations,
             request.principal!,
-            route.variables(input),
             AbortSignal.any([abort.signal, revoked]),
           );
           if (revoked.aborted) throw request.server.credentials.revoked();
           const status = route.status ?? 200;
-          const body = route.result(data);
           if (key) await idempotency!.complete(credential, key, status, body);
           return reply.status(status).send(body);
         } catch (error) {

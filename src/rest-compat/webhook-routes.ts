@@ -3,23 +3,14 @@
  * webhook operations (scope `webhooks:manage`, enforced by the schema). The wire shapes are the
  * ones decisions.md names ("Webhooks to customers").
  */
-import { z } from 'zod';
-import { webhookDocuments as documents } from './documents.ts';
+import { createWebhookEndpoint } from './operations/create-webhook-endpoint.ts';
+import { deleteWebhookEndpoint } from './operations/delete-webhook-endpoint.ts';
+import { listWebhookDeliveries } from './operations/list-webhook-deliveries.ts';
+import { listWebhookEndpoints } from './operations/list-webhook-endpoints.ts';
+import { retryWebhookDelivery } from './operations/retry-webhook-delivery.ts';
+import { rotateWebhookSecret } from './operations/rotate-webhook-secret.ts';
+import { sendWebhookTestEvent } from './operations/send-webhook-test-event.ts';
 import { type RestRoute, restRoute } from './rest-route.ts';
-import {
-  eventTypeIn,
-  type WebhookDeliveryData,
-  type WebhookEndpointData,
-  webhookDeliveryOut,
-  webhookDeliverySchema,
-  webhookEndpointOut,
-  webhookEndpointSchema,
-  webhookEventTypeSchema,
-} from './shapes.ts';
-
-const withSecret = webhookEndpointSchema.extend({
-  secret: z.string().describe('The `whsec_…` signing secret; shown in this answer only'),
-});
 
 export const webhookRoutes: RestRoute[] = [
   restRoute({
@@ -32,19 +23,7 @@ export const webhookRoutes: RestRoute[] = [
       'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). `url` must be https and reach a public address. `events` omitted means all. Honours `Idempotency-Key`.',
     status: 201,
     idempotent: true,
-    body: z.strictObject({
-      url: z.string().max(4096),
-      events: z.array(webhookEventTypeSchema).min(1).max(12).nullish(),
-    }),
-    response: withSecret,
-    operation: documents.createWebhookEndpoint,
-    variables: ({ body }) => ({ url: body.url, events: body.events?.map(eventTypeIn) }),
-    result: (data: {
-      createWebhookEndpoint: { secret: string; endpoint: WebhookEndpointData };
-    }) => ({
-      ...webhookEndpointOut(data.createWebhookEndpoint.endpoint),
-      secret: data.createWebhookEndpoint.secret,
-    }),
+    operation: createWebhookEndpoint,
   }),
   restRoute({
     method: 'GET',
@@ -52,12 +31,7 @@ export const webhookRoutes: RestRoute[] = [
     operationId: 'listWebhookEndpoints',
     scope: 'webhooks:manage',
     summary: 'List webhook endpoints (secrets are never shown again)',
-    response: z.object({ webhooks: z.array(webhookEndpointSchema) }),
-    operation: documents.webhookEndpoints,
-    variables: () => ({}),
-    result: (data: { webhookEndpoints: WebhookEndpointData[] }) => ({
-      webhooks: data.webhookEndpoints.map(webhookEndpointOut),
-    }),
+    operation: listWebhookEndpoints,
   }),
   restRoute({
     method: 'DELETE',
@@ -66,10 +40,7 @@ export const webhookRoutes: RestRoute[] = [
     scope: 'webhooks:manage',
     summary: 'Delete a webhook endpoint; nothing more is sent to it',
     status: 204,
-    response: z.null(),
-    operation: documents.deleteWebhookEndpoint,
-    variables: ({ params }) => ({ id: params.id }),
-    result: () => null,
+    operation: deleteWebhookEndpoint,
   }),
   restRoute({
     method: 'POST',
@@ -77,13 +48,7 @@ export const webhookRoutes: RestRoute[] = [
     operationId: 'rotateWebhookSecret',
     scope: 'webhooks:manage',
     summary: 'New signing secret; the old one keeps signing for 24 h beside it',
-    response: withSecret,
-    operation: documents.rotateWebhookSecret,
-    variables: ({ params }) => ({ id: params.id }),
-    result: (data: { rotateWebhookSecret: { secret: string; endpoint: WebhookEndpointData } }) => ({
-      ...webhookEndpointOut(data.rotateWebhookSecret.endpoint),
-      secret: data.rotateWebhookSecret.secret,
-    }),
+    operation: rotateWebhookSecret,
   }),
   restRoute({
     method: 'POST',
@@ -92,11 +57,7 @@ export const webhookRoutes: RestRoute[] = [
     scope: 'webhooks:manage',
     summary: 'Send a `webhook.test` event to the endpoint now',
     status: 202,
-    response: webhookDeliverySchema,
-    operation: documents.sendWebhookTestEvent,
-    variables: ({ params }) => ({ id: params.id }),
-    result: (data: { sendWebhookTestEvent: WebhookDeliveryData }) =>
-      webhookDeliveryOut(data.sendWebhookTestEvent),
+    operation: sendWebhookTestEvent,
   }),
   restRoute({
     method: 'GET',
@@ -105,23 +66,7 @@ export const webhookRoutes: RestRoute[] = [
     scope: 'webhooks:manage',
     summary: "An endpoint's deliveries, newest first",
     description: 'When `has_more` is true, call again with the last `id` as `after`.',
-    query: z.strictObject({
-      after: z.string().min(1).max(255).optional(),
-      limit: z.coerce.number().int().min(1).max(100).optional(),
-    }),
-    response: z.object({ deliveries: z.array(webhookDeliverySchema), has_more: z.boolean() }),
-    operation: documents.webhookDeliveries,
-    variables: ({ params, query }) => ({
-      id: params.id,
-      first: query.limit ?? 20,
-      after: query.after,
-    }),
-    result: (data: {
-      webhookDeliveries: { deliveries: WebhookDeliveryData[]; hasMore: boolean };
-    }) => ({
-      deliveries: data.webhookDeliveries.deliveries.map(webhookDeliveryOut),
-      has_more: data.webhookDeliveries.hasMore,
-    }),
+    operation: listWebhookDeliveries,
   }),
   restRoute({
     method: 'POST',
@@ -130,10 +75,6 @@ export const webhookRoutes: RestRoute[] = [
     scope: 'webhooks:manage',
     summary: 'Send a delivery again now, with its original `webhook-id`',
     status: 202,
-    response: webhookDeliverySchema,
-    operation: documents.retryWebhookDelivery,
-    variables: ({ params }) => ({ id: params.id, deliveryId: params.delivery_id }),
-    result: (data: { retryWebhookDelivery: WebhookDeliveryData }) =>
-      webhookDeliveryOut(data.retryWebhookDelivery),
+    operation: retryWebhookDelivery,
   }),
 ];

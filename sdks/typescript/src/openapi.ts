@@ -360,17 +360,20 @@ export interface components {
       scopes: string[];
     };
     Message: {
-      carrier: string;
+      /** @enum {string} */
+      carrier: 'synthetic' | 'twilio' | 'smtp';
       codes_hidden: boolean;
       from: string;
       /** @enum {string} */
       medium: 'sms' | 'email';
       message_id: string;
-      outcome: string;
+      /** @enum {string} */
+      outcome: 'otp_code' | 'magic_link' | 'webauthn_required' | 'none';
       parsed: {
         /** Format: date-time */
         consumed_at: string | null;
-        kind: string;
+        /** @enum {string} */
+        kind: 'otp_code' | 'magic_link' | 'webauthn_required';
         link_domain: string | null;
         link_matches_target: boolean | null;
         magic_link: string | null;
@@ -469,6 +472,26 @@ export interface components {
       /** Format: date-time */
       settled_at: string | null;
       status: string;
+    };
+    UsageSummary: {
+      account_id: string;
+      allowance_remaining: number | null;
+      amount_due_cents: number;
+      billable_sessions: number;
+      by_credential: {
+        billable_sessions: number;
+        credential_id: string;
+        sessions_used: number;
+      }[];
+      currency: string;
+      included_sessions: number;
+      pending_sessions: number;
+      period_end: string;
+      period_start: string;
+      sessions_used: number;
+      tier: string;
+      unbilled_sessions: number;
+      unit_price_cents: number;
     };
     Verdict: {
       from?: string;
@@ -1909,9 +1932,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
+          'application/json': components['schemas']['UsageSummary'];
         };
       };
       /** @description The request is malformed (`invalid_request`) */

@@ -12,6 +12,7 @@ import type { TotpAlgorithm } from '../../entities/authenticator.ts';
 import { newId } from '../../entities/base.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
 import { type CreateAuthenticatorInput, readEnrolment } from './enrolment.ts';
 
 export interface AuthenticatorView {
@@ -84,8 +85,8 @@ export async function createAuthenticator(
 }
 
 export const listAuthenticatorsInput = z.strictObject({
-  after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
 });
 export type ListAuthenticatorsInput = z.input<typeof listAuthenticatorsInput>;
 

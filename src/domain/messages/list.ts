@@ -19,6 +19,7 @@ import type {
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
 import { loadSessionRow } from '../sessions/read.ts';
 import { openSecret } from '../verdicts/consume.ts';
 import { linkMatches } from './receive.ts';
@@ -55,8 +56,8 @@ export interface MessageView {
 }
 
 export const listMessagesInput = z.strictObject({
-  after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
 });
 export type ListMessagesInput = z.input<typeof listMessagesInput>;
 

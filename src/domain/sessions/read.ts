@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
 import {
   effectiveState,
   SESSION_COLUMNS,
@@ -52,8 +53,8 @@ export function endedError(state: 'completed' | 'expired') {
 }
 
 export const listSessionsInput = z.strictObject({
-  after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
 });
 export type ListSessionsInput = z.input<typeof listSessionsInput>;
 

@@ -18,6 +18,7 @@ import type { SessionChannel } from '../../entities/challenge-session.ts';
 import type { UsageKind, UsageStatus } from '../../entities/usage-event.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
 import { monthOf } from '../sessions/limits.ts';
 
 export const PER_SESSION_PRICE_CENTS = 99;
@@ -40,8 +41,8 @@ const period = z
   .transform((value) => new Date(`${value}-01T00:00:00.000Z`));
 
 export const listUsageInput = z.strictObject({
-  after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(50),
   /** A UTC month, YYYY-MM; all time when absent. */
   period: period.optional(),
 });

@@ -27,13 +27,13 @@ import { AppError, validate } from '../../errors/index.ts';
 import type { SessionEvent } from '../../events/topics.ts';
 import { type ServedCode, serveTotpCode } from '../authenticators/totp-codes.ts';
 import type { DomainContext } from '../context.ts';
+import { MAX_WAIT_SECONDS } from '../limits.ts';
 import { endedError, loadSessionRow, sessionEndedError } from '../sessions/read.ts';
 import { effectiveState } from '../sessions/views.ts';
 import { consumeNext, type DeliveredVerdict } from './consume.ts';
 import { returnClaimed } from './outbox.ts';
 import { LocalWaiter } from './waiters.ts';
 
-export const MAX_WAIT_SECONDS = 300;
 export const DEFAULT_WAIT_SECONDS = 30;
 
 export const waitInput = z.strictObject({

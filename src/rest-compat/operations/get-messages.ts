@@ -1,0 +1,27 @@
+/**
+ * `messages`: a session's message metadata and parsed codes (`get_messages`); reading codes
+ * consumes them. (When the schema makes this the `readMessages` mutation, only the document
+ * below changes.)
+ */
+import { z } from 'zod';
+import { graphql } from '../generated/index.ts';
+import { nodes, operation, paging } from '../operation.ts';
+import { messageSchema, messageToWire } from './fragments.ts';
+
+export const getMessages = operation({
+  document: graphql(`
+    query GetMessages($id: ID!, $first: Int, $after: String) {
+      messages(sessionId: $id, first: $first, after: $after) {
+        edges { node { ...MessageFields } }
+        pageInfo { hasNextPage }
+      }
+    }
+  `),
+  input: paging,
+  output: z.object({ messages: z.array(messageSchema), has_more: z.boolean() }),
+  variables: (input, { id }) => ({ id, first: input.limit ?? 20, after: input.after }),
+  toWire: (data) => ({
+    messages: nodes(data.messages).map(messageToWire),
+    has_more: data.messages.pageInfo.hasNextPage,
+  }),
+});
