@@ -219,6 +219,11 @@ async function receive(ctx: DomainContext, message: InboundMessage): Promise<Rec
         stored.target_domain,
       ),
     };
+    // One structured line per verdict reached: ids and kind, never the code or the link.
+    ctx.log.info(
+      { sessionId: verdict.sessionId, verdictId: verdict.verdictId, verdict: verdict.kind },
+      'verdict reached',
+    );
     if (!claimed) await announceVerdict(ctx, verdict);
     else if (!claimant.fulfil(verdict)) await returnClaimed(ctx, verdict, claimant.consumer);
     const accountId = stored.account_id!;
