@@ -15,8 +15,8 @@
  * Metrics stay on /metrics and logs on stdout, so the SDK's metric and log exporters are off
  * unless the operator asks for them by name.
  *
- * Invariants: no span carries a code, a link, a message body or a query's values (statements
- * are reported with their literals replaced by `?`; Redis spans carry the command name only);
+ * Invariants: no span carries a code, a link, a message body, a query string's values or a
+ * statement's values (literals become `?`; Redis spans carry the command name only);
  * probes (/healthz, /readyz, /metrics) are not traced; database and Redis work outside a request
  * or an operation (the sweeper's ticks) opens no trace of its own.
  */
@@ -56,8 +56,15 @@ export async function startTelemetry(): Promise<Telemetry> {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request: IncomingMessage) =>
           UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!),
-        // Outgoing calls (webhooks, Twilio, DNS-over-HTTP) are traced inside a request only.
-        requireParentforOutgoingSpans: true,
+        // Query strings carry one-time tokens (/console/verify?token=…, claim links): the keys
+        // are kept, every value is replaced.
+        startIncomingSpanHook: (request: IncomingMessage) => {
+          const query = (request.url ?? '').split('?')[1];
+          return query ? { 'url.query': redactedQuery(query) } : {};
+        },
+        // Outgoing HTTP is webhook delivery to customers' URLs (a worker's, outside any request),
+        // whose query strings are the customers' secrets: not traced.
+        disableOutgoingRequestInstrumentation: true,
       }),
       new PgInstrumentation({
         requireParentSpan: true,
@@ -84,6 +91,13 @@ export async function startTelemetry(): Promise<Telemetry> {
       await sdk.shutdown();
     },
   };
+}
+
+/** A query string with every value replaced: `token=REDACTED&next=REDACTED`. */
+export function redactedQuery(query: string): string {
+  const params = new URLSearchParams(query);
+  for (const key of new Set(params.keys())) params.set(key, 'REDACTED');
+  return params.toString();
 }
 
 /**

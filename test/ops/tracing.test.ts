@@ -187,8 +187,14 @@ test('each request exports one trace: HTTP span → domain span → pg queries a
     const { number } = (await sms.json()) as { number: string };
     const delivered = await postTwilio(baseUrl, { to: number, body: 'Your code is 602214' });
     expect(delivered.status).toBe(200);
+    // A query string's values (one-time tokens live there) stay out of the spans.
+    const listed = await fetch(`${baseUrl}/v1/sessions?first=1&marker=QueryMarker7731`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(listed.status).toBeLessThan(500);
     const isPublish = (s: OtlpSpan) => s.name === 'latchkey.verdict.publish';
-    await receiver.until((spans) => spans.some(isPublish));
+    const isQuery = (s: OtlpSpan) => s.attributes?.some((a) => a.key === 'url.query') ?? false;
+    await receiver.until((spans) => spans.some(isPublish) && spans.some(isQuery));
     await stopService(child);
 
     const spans = receiver.spans();
@@ -237,6 +243,10 @@ test('each request exports one trace: HTTP span → domain span → pg queries a
     expect(carrierRequest.kind).toBe(SPAN_KIND_SERVER);
     expect(attribute(carrierRequest, 'url.path')).toEqual({ stringValue: '/ingest/sms/twilio' });
     expect(JSON.stringify([...ingestTrace.values()])).not.toContain('602214');
+    expect(attribute(spans.find(isQuery)!, 'url.query')).toEqual({
+      stringValue: 'first=REDACTED&marker=REDACTED',
+    });
+    expect(JSON.stringify(spans)).not.toContain('QueryMarker7731');
 
     // Exported as the standard OTLP/HTTP JSON request, under the configured service name.
     expect(receiver.contentTypes[0]).toBe('application/json');
