@@ -8,7 +8,9 @@
  * (`inSpan` in src/ops/spans.ts: latchkey.session.open, latchkey.verdict.wait, …), the PostgreSQL
  * queries under it (instrumentation-pg, on the embedded database's socket as on a real server),
  * Redis commands (instrumentation-ioredis) and the verdict event's publish
- * (latchkey.verdict.publish).
+ * (latchkey.verdict.publish). GraphQL's instrumentation is left out on purpose: it exports
+ * documents, whose inline arguments can carry secrets (an authenticator's otpauth URI), and every
+ * face's work already shows as its domain operation.
  *
  * The exporter is the SDK's own choice from the standard variables (OTEL_EXPORTER_OTLP_PROTOCOL:
  * http/protobuf by default, http/json, grpc; OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, …).
@@ -82,12 +84,12 @@ export async function startTelemetry(): Promise<Telemetry> {
   });
   sdk.start();
 
-  const { installSpanRunner } = await import('./spans.ts');
-  const { domainSpanRunner } = await import('./domain-spans.ts');
-  installSpanRunner(domainSpanRunner());
+  const { installTracing } = await import('./spans.ts');
+  const { domainTracing } = await import('./domain-spans.ts');
+  installTracing(domainTracing());
   return {
     async shutdown() {
-      installSpanRunner(null);
+      installTracing(null);
       await sdk.shutdown();
     },
   };

@@ -164,6 +164,7 @@ test('each request exports one trace: HTTP span → domain span → pg queries a
       body: JSON.stringify({ channel: 'email_otp' }),
     });
     expect(opened.status).toBe(201);
+    const requestId = opened.headers.get('x-request-id');
     const inbox = ((await opened.json()) as { inbox_address: string }).inbox_address;
     expect(inbox).toContain('@');
 
@@ -213,9 +214,10 @@ test('each request exports one trace: HTTP span → domain span → pg queries a
     expect(ancestors(open)).toContain(server);
     const attribute = (span: OtlpSpan, key: string) =>
       span.attributes?.find((a) => a.key === key)?.value;
-    expect(attribute(server, 'http.method') ?? attribute(server, 'http.request.method')).toEqual({
-      stringValue: 'POST',
-    });
+    // Named after the route, and tagged with the request id the response (and the logs) carry.
+    expect(server.name).toBe('POST /v1/sessions');
+    expect(attribute(server, 'http.route')).toEqual({ stringValue: '/v1/sessions' });
+    expect(attribute(server, 'latchkey.request_id')).toEqual({ stringValue: requestId });
 
     // PostgreSQL queries are children of the domain span, and say nothing of the values.
     const queries = trace.filter(
