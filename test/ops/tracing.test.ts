@@ -51,18 +51,26 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** An OTLP/HTTP traces receiver: keeps every decoded export request. */
+/**
+ * An OTLP/HTTP traces receiver: keeps every export request's body, and decodes the JSON ones.
+ */
 async function startReceiver() {
   const requests: OtlpRequest[] = [];
+  const bodies: Buffer[] = [];
   const contentTypes: string[] = [];
   let notify = () => {};
   const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (request.method === 'POST' && request.url === '/v1/traces') {
-        contentTypes.push(request.headers['content-type'] ?? '');
-        requests.push(JSON.parse(body) as OtlpRequest);
+        const contentType = request.headers['content-type'] ?? '';
+        const body = Buffer.concat(chunks);
+        contentTypes.push(contentType);
+        bodies.push(body);
+        if (contentType === 'application/json') {
+          requests.push(JSON.parse(body.toString()) as OtlpRequest);
+        }
         notify();
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -74,13 +82,14 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    bodies,
     contentTypes,
     spans,
-    /** Resolves once `found` holds for the spans received so far. */
-    until(found: (spans: OtlpSpan[]) => boolean): Promise<void> {
+    /** Resolves once `found` holds for the spans (and raw bodies) received so far. */
+    until(found: (spans: OtlpSpan[], bodies: Buffer[]) => boolean): Promise<void> {
       return new Promise((resolve) => {
         notify = () => {
-          if (found(spans())) resolve();
+          if (found(spans(), bodies)) resolve();
         };
         notify();
       });
@@ -259,6 +268,37 @@ test('each request exports one trace: HTTP span → domain span → pg queries a
     });
     // The positive control for the test below: the SDK was loaded here.
     expect(await readFile(loads, 'utf8')).toMatch(/@opentelemetry\/sdk-node/);
+  } finally {
+    if (service) await stopService(service);
+    await receiver.close();
+  }
+}, 120_000);
+
+test('by default the SDK exports OTLP/HTTP protobuf, what collectors expect on port 4318', async () => {
+  const receiver = await startReceiver();
+  let service: ChildProcess | undefined;
+  try {
+    const { child, baseUrl } = await startService({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    service = child;
+    const opened = await fetch(`${baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'email_otp' }),
+    });
+    expect(opened.status).toBe(201);
+    // Protobuf keeps strings as they are: the span and service names are in the body.
+    const carries = (body: Buffer, text: string) => body.includes(Buffer.from(text));
+    await receiver.until((_spans, bodies) =>
+      bodies.some((body) => carries(body, 'latchkey.session.open')),
+    );
+    const body = receiver.bodies.find((b) => carries(b, 'latchkey.session.open'))!;
+    expect(receiver.contentTypes).toContain('application/x-protobuf');
+    expect(carries(body, 'POST /v1/sessions')).toBe(true);
+    expect(carries(body, 'latchkey')).toBe(true);
+    expect(carries(body, '"resourceSpans"')).toBe(false);
   } finally {
     if (service) await stopService(service);
     await receiver.close();
