@@ -34,6 +34,7 @@ import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
+import { annotateRequestSpan } from './ops/spans.ts';
 import { registerFaces } from './rest-compat/index.ts';
 
 declare module 'fastify' {
@@ -188,6 +189,7 @@ async function composeServer(
   server.addHook('onRequest', async (request, reply) => {
     request.em = db.orm.em.fork() as EntityManager;
     reply.header('x-request-id', request.id);
+    annotateRequestSpan(request.method, request.routeOptions.url, request.id);
   });
 
   registerErrorHandling(server);

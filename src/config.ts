@@ -5,8 +5,10 @@
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
 import { Resolver } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
@@ -210,6 +212,9 @@ const envSchema = z.object({
     }),
   // --- Sender authentication of inbound mail (issue 21) ---
   DNS_SERVERS: dnsServers.optional(),
+  // --- Inbound SMTP STARTTLS (issue 15) ---
+  SMTP_TLS_CERT: z.string().optional(),
+  SMTP_TLS_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -321,6 +326,9 @@ export interface Config {
   // --- Sender authentication of inbound mail (issue 21) ---
   /** DNS_SERVERS: resolvers for SPF, DKIM and DMARC lookups; empty: the system's. */
   dnsServers: string[];
+  // --- Inbound SMTP STARTTLS (issue 15) ---
+  /** SMTP_TLS_CERT, SMTP_TLS_KEY: the PEM chain and key STARTTLS offers; unset: no STARTTLS. */
+  smtpTls: SmtpTls | undefined;
 }
 
 export class ConfigError extends Error {
@@ -493,5 +501,46 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     corsOrigins: env.CORS_ORIGINS,
     // --- Sender authentication of inbound mail (issue 21) ---
     dnsServers: env.DNS_SERVERS ?? [],
+    // --- Inbound SMTP STARTTLS (issue 15) ---
+    smtpTls: smtpTls(env.SMTP_TLS_CERT, env.SMTP_TLS_KEY),
   };
+}
+
+// --- Inbound SMTP STARTTLS (issue 15) ---
+
+export interface SmtpTls {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/**
+ * Reads and checks the STARTTLS certificate chain and key (PEM files), so a wrong path, an
+ * unreadable file or a key that does not match the certificate stops the start with a message
+ * naming the variable rather than failing the first sender's handshake. Both or neither.
+ */
+function smtpTls(certPath: string | undefined, keyPath: string | undefined): SmtpTls | undefined {
+  if (!certPath && !keyPath) return undefined;
+  if (!certPath || !keyPath) {
+    throw new ConfigError('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together');
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new ConfigError(`${name}: cannot read ${file} (${reason})`);
+    }
+  };
+  const tls = { cert: read('SMTP_TLS_CERT', certPath), key: read('SMTP_TLS_KEY', keyPath) };
+  if (!tls.cert.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(`SMTP_TLS_CERT: ${certPath} holds no PEM certificate`);
+  }
+  try {
+    createSecureContext(tls);
+  } catch (error) {
+    throw new ConfigError(
+      `SMTP_TLS_KEY: ${keyPath} is not a PEM private key for the certificate in ${certPath} (${(error as Error).message})`,
+    );
+  }
+  return tls;
 }

@@ -1,11 +1,15 @@
 /**
  * Start: configuration, the app, listen; stop cleanly on SIGTERM or SIGINT (stop accepting, let
  * in-flight requests finish, close pools). A bad configuration exits with a one-line message.
+ *
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, tracing starts before the app is imported (the app is a
+ * dynamic import for that reason: instrumented modules must load after their hooks); without it
+ * the telemetry module is never loaded.
  */
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { SealedValueError } from './db/sealer.ts';
 import { SealingKeyError } from './db/sealing-keys.ts';
+import { telemetryWanted } from './ops/telemetry-wanted.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -17,6 +21,11 @@ try {
   }
   throw error;
 }
+
+const telemetry = telemetryWanted()
+  ? await (await import('./ops/telemetry.ts')).startTelemetry()
+  : null;
+const { buildApp } = await import('./app.ts');
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {
@@ -52,6 +61,7 @@ async function shutdown(signal: string) {
   timer.unref();
   try {
     await app.stop();
+    await telemetry?.shutdown();
     process.exit(0);
   } catch (error) {
     app.server.log.error({ err: error }, 'error during shutdown');

@@ -29,6 +29,7 @@ import type {
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError } from '../../errors/index.ts';
 import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/extract/index.ts';
+import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 import { registrable } from '../sessions/target-policy.ts';
 import type { DeliveredVerdict } from '../verdicts/consume.ts';
@@ -79,10 +80,16 @@ export interface ReceiveResult {
   rejected: MessageRejection | null;
 }
 
-export async function receiveMessage(
+export function receiveMessage(
   ctx: DomainContext,
   message: InboundMessage,
 ): Promise<ReceiveResult> {
+  return inSpan('latchkey.message.receive', { 'latchkey.medium': message.medium }, () =>
+    receive(ctx, message),
+  );
+}
+
+async function receive(ctx: DomainContext, message: InboundMessage): Promise<ReceiveResult> {
   const extraction =
     message.extraction ??
     (message.medium === 'sms'
@@ -212,6 +219,11 @@ export async function receiveMessage(
         stored.target_domain,
       ),
     };
+    // One structured line per verdict reached: ids and kind, never the code or the link.
+    ctx.log.info(
+      { sessionId: verdict.sessionId, verdictId: verdict.verdictId, verdict: verdict.kind },
+      'verdict reached',
+    );
     if (!claimed) await announceVerdict(ctx, verdict);
     else if (!claimant.fulfil(verdict)) await returnClaimed(ctx, verdict, claimant.consumer);
     const accountId = stored.account_id!;

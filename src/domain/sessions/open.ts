@@ -18,6 +18,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { newId } from '../../entities/base.ts';
 import { numberTypes, sessionChannels } from '../../entities/challenge-session.ts';
 import { AppError, validate } from '../../errors/index.ts';
+import { inSpan } from '../../ops/spans.ts';
 import { chooseAuthenticator } from '../authenticators/authenticators.ts';
 import type { DomainContext } from '../context.ts';
 import { assignNumber, nextNumberAt } from '../numbers/pool.ts';
@@ -46,10 +47,19 @@ export const openSessionInput = z.strictObject({
 });
 export type OpenSessionInput = z.input<typeof openSessionInput>;
 
-export async function openSession(
+export function openSession(
   ctx: DomainContext,
   principal: Principal,
   rawInput: OpenSessionInput = {},
+): Promise<SessionView> {
+  const attributes = { 'latchkey.account_id': principal.accountId };
+  return inSpan('latchkey.session.open', attributes, () => open(ctx, principal, rawInput));
+}
+
+async function open(
+  ctx: DomainContext,
+  principal: Principal,
+  rawInput: OpenSessionInput,
 ): Promise<SessionView> {
   const input = validate(openSessionInput, rawInput);
   if (input.numberType && input.channel !== 'sms_otp') {

@@ -11,6 +11,7 @@
  */
 import type { MessageMedium, SenderAuthentication } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
+import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 
 export interface DeliveredVerdict {
@@ -60,7 +61,17 @@ export function openSecret(ctx: DomainContext, verdictId: string, secret: Buffer
 }
 
 /** Takes the oldest unconsumed verdict of the session for `consumer`; null when there is none. */
-export async function consumeNext(
+export function consumeNext(
+  ctx: DomainContext,
+  sessionId: string,
+  consumer: string,
+): Promise<DeliveredVerdict | null> {
+  return inSpan('latchkey.verdict.consume', { 'latchkey.session_id': sessionId }, () =>
+    consume(ctx, sessionId, consumer),
+  );
+}
+
+async function consume(
   ctx: DomainContext,
   sessionId: string,
   consumer: string,

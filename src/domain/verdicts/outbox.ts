@@ -13,6 +13,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { VerdictKind } from '../../entities/verdict.ts';
+import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 import type { DeliveredVerdict } from './consume.ts';
 
@@ -32,13 +33,19 @@ const MARK_BATCH = 200;
 /** Publishes a committed verdict on its session's topic, then queues its outbox mark. */
 export async function announceVerdict(ctx: DomainContext, verdict: VerdictAnnouncement) {
   try {
-    await ctx.events.publish('session', verdict.sessionId, {
-      type: 'verdict',
-      sessionId: verdict.sessionId,
-      verdictId: verdict.verdictId,
-      kind: verdict.kind,
-      receivedAt: verdict.receivedAt.toISOString(),
-    });
+    const attributes = {
+      'latchkey.session_id': verdict.sessionId,
+      'latchkey.verdict': verdict.kind,
+    };
+    await inSpan('latchkey.verdict.publish', attributes, () =>
+      ctx.events.publish('session', verdict.sessionId, {
+        type: 'verdict',
+        sessionId: verdict.sessionId,
+        verdictId: verdict.verdictId,
+        kind: verdict.kind,
+        receivedAt: verdict.receivedAt.toISOString(),
+      }),
+    );
   } catch (error) {
     // Stored and committed all the same; the relay will announce it.
     ctx.log.warn({ err: error, verdictId: verdict.verdictId }, 'verdict event not published');

@@ -25,6 +25,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { SessionEvent } from '../../events/topics.ts';
+import { inSpan } from '../../ops/spans.ts';
 import { type ServedCode, serveTotpCode } from '../authenticators/totp-codes.ts';
 import type { DomainContext } from '../context.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
@@ -54,11 +55,23 @@ type Wake =
   | 'time'
   | 'aborted';
 
-export async function waitForVerdict(
+export function waitForVerdict(
   ctx: DomainContext,
   principal: Principal,
   sessionId: string,
   rawInput: WaitInput = {},
+  signal?: AbortSignal,
+): Promise<WaitResult> {
+  return inSpan('latchkey.verdict.wait', { 'latchkey.session_id': sessionId }, () =>
+    wait(ctx, principal, sessionId, rawInput, signal),
+  );
+}
+
+async function wait(
+  ctx: DomainContext,
+  principal: Principal,
+  sessionId: string,
+  rawInput: WaitInput,
   signal?: AbortSignal,
 ): Promise<WaitResult> {
   const { timeout } = validate(waitInput, rawInput);

@@ -17,8 +17,10 @@
  *   parse, within its own DNS budget (3.5 s), so whatever DNS does the `250` still comes within 5 s;
  *   the results are stored with the message, and a session that requires an authenticated sender
  *   gets no verdict from any other (receive.ts decides, under the session's row lock).
- * No AUTH (anyone may deliver, as to any MX) and no STARTTLS (no certificate is configured); the
- * listener only accepts mail for its own inboxes.
+ * - STARTTLS is offered when SMTP_TLS_CERT and SMTP_TLS_KEY are set (RFC 3207), and not advertised
+ *   otherwise. It is never required: an MX must take mail from senders without TLS, as senders
+ *   treat MX TLS as opportunistic. TLS 1.2 or later.
+ * No AUTH (anyone may deliver, as to any MX); the listener only accepts mail for its own inboxes.
  */
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -46,7 +48,12 @@ function smtpError(message: string, responseCode: number) {
 export async function startSmtpListener(
   config: Pick<
     Config,
-    'smtpPort' | 'host' | 'inboundEmailDomain' | 'smtpMaxMessageBytes' | 'smtpMaxClients'
+    | 'smtpPort'
+    | 'host'
+    | 'inboundEmailDomain'
+    | 'smtpMaxMessageBytes'
+    | 'smtpMaxClients'
+    | 'smtpTls'
   >,
   deps: ChallengeDeps,
   reader: MailReader,
@@ -57,7 +64,10 @@ export async function startSmtpListener(
     name: domain,
     banner: 'Latchkey inbound mail',
     authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
+    disabledCommands: config.smtpTls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...(config.smtpTls
+      ? { key: config.smtpTls.key, cert: config.smtpTls.cert, minVersion: 'TLSv1.2' as const }
+      : {}),
     size: config.smtpMaxMessageBytes,
     maxClients: config.smtpMaxClients,
     logger: false,
