@@ -13,9 +13,9 @@ import { claimRefusal, claimRegistration, findByClaimAttemptToken } from '../aut
 import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { claimedPage, claimPage } from './claim-page.ts';
+import { formFields } from './forms.ts';
 import type { PageChrome } from './layout.ts';
 import { errorPage } from './pages.ts';
-import { formFields } from './routes.ts';
 
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.status(status).type('text/html; charset=utf-8').send(body);

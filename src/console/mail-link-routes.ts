@@ -14,9 +14,9 @@ import type { Background } from '../domain/context.ts';
 import { isAppError } from '../errors/index.ts';
 import type { Mailer } from '../mail/outgoing.ts';
 import { emailVerifiedPage, forgotPage, resetPage } from './account-pages.ts';
+import { formFields } from './forms.ts';
 import type { PageChrome } from './layout.ts';
 import { errorPage } from './pages.ts';
-import { formFields } from './routes.ts';
 import { cookieToken, startSession } from './session.ts';
 
 export interface MailLinkDeps {

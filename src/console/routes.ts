@@ -21,6 +21,7 @@ import { authenticatorConsoleRoutes } from './authenticators-routes.ts';
 import { authorizeRoutes } from './authorize-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
+import { formFields } from './forms.ts';
 import type { PageChrome } from './layout.ts';
 import { mailLinkRoutes } from './mail-link-routes.ts';
 import { errorPage, loginPage, signupPage } from './pages.ts';
@@ -40,17 +41,6 @@ const assets = {
     body: readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'),
   },
 };
-
-/** Form fields as strings; a repeated or structured field is treated as absent. */
-export function formFields(body: unknown): Record<string, string | undefined> {
-  if (!body || typeof body !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [
-      key,
-      typeof value === 'string' ? value : undefined,
-    ]),
-  );
-}
 
 export function registerConsole(config: Config) {
   const prefix = config.consolePath;

@@ -12,7 +12,7 @@ import type { EventBus } from '../events/bus.ts';
 import type { Sealer } from './messages/sealer.ts';
 import type { SessionMetrics } from './session-metrics.ts';
 import type { TargetPolicy } from './sessions/target-policy.ts';
-import type { PublishedMarks } from './verdicts/outbox.ts';
+import type { PublishedMarks } from './verdicts/published-marks.ts';
 import type { WaiterRegistry } from './verdicts/waiters.ts';
 import type { WebhookService } from './webhooks/worker.ts';
 

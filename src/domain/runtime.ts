@@ -16,7 +16,7 @@ import { syncNumberPool } from './numbers/pool.ts';
 import { SessionMetrics } from './session-metrics.ts';
 import { createTargetPolicy } from './sessions/target-policy.ts';
 import { startSweeper } from './sweeper.ts';
-import { PublishedMarks } from './verdicts/outbox.ts';
+import { PublishedMarks } from './verdicts/published-marks.ts';
 import { WaiterRegistry } from './verdicts/waiters.ts';
 import { WebhookService } from './webhooks/worker.ts';
 
