@@ -217,7 +217,13 @@ async function composeServer(
   challenges.webhooks.register(metrics);
   challenges.metrics.register(metrics);
   // Agent authentication first: the console and the resource faces use its decorations.
-  await registerAuth(server, { config, db, logger, events: challenges.events });
+  await registerAuth(server, {
+    config,
+    db,
+    logger,
+    events: challenges.events,
+    clock: challenges.clock,
+  });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.
   await registerFaces(server, { config, db, challenges });
   server.decorate('challenges', challenges);

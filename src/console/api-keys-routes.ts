@@ -5,7 +5,6 @@
  * verified email (`email_unverified` otherwise).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
 import { announceRevocation } from '../auth/revocation.ts';
 import {
@@ -13,6 +12,7 @@ import {
   requireVerifiedAccount,
   unverified,
 } from '../domain/accounts/verification.ts';
+import { createApiKey, deleteApiKey, listApiKeys } from '../domain/agents/api-keys.ts';
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';

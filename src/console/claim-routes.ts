@@ -9,8 +9,12 @@
  * verified yet (`email_unverified`, not counted either). The form is CSRF-protected.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { claimRefusal, claimRegistration, findByClaimAttemptToken } from '../auth/registrations.ts';
 import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
+import {
+  claimRefusal,
+  claimRegistration,
+  findByClaimAttemptToken,
+} from '../domain/agents/registrations.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { claimedPage, claimPage } from './claim-page.ts';
 import { formFields } from './forms.ts';
@@ -47,7 +51,7 @@ export function claimRoutes(prefix: string) {
       if (!registration) {
         return refusal(request, reply, new AppError('not_found', 'This claim link is not valid.'));
       }
-      const refused = claimRefusal(registration, request.user);
+      const refused = claimRefusal(registration, request.user, request.server.agentAuth.clock());
       if (refused) return refusal(request, reply, refused);
       try {
         await requireVerifiedAccount(request.em, request.user);
@@ -76,7 +80,7 @@ export function claimRoutes(prefix: string) {
       try {
         await requireVerifiedAccount(request.em, user);
         const registration = await claimRegistration(
-          request.em,
+          { em: request.em, clock: request.server.agentAuth.clock },
           { claimAttemptToken: token, code: fields.code ?? '', user },
           request.server.agentAuth.policy,
         );

@@ -65,6 +65,13 @@ export interface DomainContext extends ChallengeDeps {
   em: EntityManager;
 }
 
+/**
+ * What an operation that only reads and writes rows needs: its EntityManager and the clock. The
+ * agent operations (domain/agents) take it, so faces without the whole challenge runtime (the
+ * authorization server's grants) can call them with the runtime's clock.
+ */
+export type TimedContext = Pick<DomainContext, 'em' | 'clock'>;
+
 export const withEm = (deps: ChallengeDeps, em: EntityManager): DomainContext => ({ ...deps, em });
 
 /** A fresh fork for a job or an operation that has no request of its own. */

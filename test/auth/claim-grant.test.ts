@@ -3,8 +3,9 @@
  * registration table that the poll sees, with the exact RFC 6749 / RFC 8628 error bodies.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { markRevoked, markTokensIssued } from '../../src/auth/registrations.ts';
+import { markRevoked, markTokensIssued } from '../../src/domain/agents/registrations.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ctxOf } from '../helpers/challenges.ts';
 import {
   claimGrant,
   claimPath,
@@ -132,9 +133,7 @@ describe('claimed', () => {
     const client = await person(t, address);
     await submitClaim(client, registration, registration.claim.user_code);
     const wins = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        markTokensIssued(t.app.db.orm.em.fork(), registration.registration_id),
-      ),
+      Array.from({ length: 5 }, () => markTokensIssued(ctxOf(t.app), registration.registration_id)),
     );
     expect(wins.filter(Boolean)).toHaveLength(1);
     const response = await poll(t, registration.claim_token);
@@ -178,7 +177,7 @@ describe('refusals', () => {
 
   test("a revoked registration's claim_token is invalid_grant", async () => {
     const registration = await register(t, email('revoked'));
-    expect(await markRevoked(t.app.db.orm.em.fork(), registration.registration_id)).toBe(true);
+    expect(await markRevoked(ctxOf(t.app), registration.registration_id)).toBe(true);
     const response = await poll(t, registration.claim_token);
     expect(response.body).toEqual({
       error: 'invalid_grant',

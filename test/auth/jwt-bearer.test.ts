@@ -12,8 +12,9 @@ import {
   UnsecuredJWT,
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { markRevoked } from '../../src/auth/registrations.ts';
+import { markRevoked } from '../../src/domain/agents/registrations.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ctxOf } from '../helpers/challenges.ts';
 import { bearer, claimedAgent, email, get, jwtBearer, sleep, token } from './support.ts';
 
 let t: TestApp;
@@ -213,7 +214,7 @@ describe('refused assertions are invalid_grant', () => {
 
   test('a revoked registration', async () => {
     const agent = await claimedAgent(t, email('revoked'));
-    await markRevoked(t.app.db.orm.em.fork(), agent.registration.registration_id);
+    await markRevoked(ctxOf(t.app), agent.registration.registration_id);
     const response = await exchange(t, agent.assertion);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({

@@ -3,8 +3,8 @@
  * the customer's own session, authenticated like any /v1 call, and the waiting agent gets the code.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApiKey } from '../../../src/auth/api-keys.ts';
 import type { Scope } from '../../../src/auth/principal.ts';
+import { createApiKey } from '../../../src/domain/agents/api-keys.ts';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { waitForVerdict } from '../../../src/domain/verdicts/wait.ts';
 import type { TestApp } from '../../helpers/app.ts';
