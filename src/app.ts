@@ -57,6 +57,11 @@ export interface BuildOptions {
    * "off" run measures inbound mail without it); never set by the service itself.
    */
   senderAuthenticator?: SenderAuthenticator;
+  /**
+   * Tests: the clock every operation reads (the domain's, the claim ceremony's, API keys' and
+   * identity assertions'), so a test moves time instead of sleeping. The wall clock by default.
+   */
+  clock?: () => Date;
 }
 
 export interface App {
@@ -100,7 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   let started: ChallengeRuntime | undefined;
   try {
-    const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer);
+    const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer, options.clock);
     started = runtime;
     const server = await composeServer(config, db, logger, runtime.deps, mailReader);
     let smtp: SmtpListener | undefined;

@@ -31,9 +31,10 @@ export async function startChallengeRuntime(
   log: DomainLog,
   /** The service-wide sealer (keys kept outside the database). */
   sealer: Sealer,
+  /** What every operation reads the time from (tests move it; the wall clock otherwise). */
+  clock: () => Date = () => new Date(),
 ): Promise<ChallengeRuntime> {
   const em = orm.em.fork();
-  const clock = () => new Date();
   await syncNumberPool(
     em,
     { synthetic: config.syntheticNumbers, programmable: config.twilioNumbers },
