@@ -3,7 +3,8 @@
  * `main.ts` and the tests run the very same service (tests on port 0, in-process).
  *
  * Order matters: security headers, request ids and the per-request EntityManager fork apply to
- * every route; the error handler is the one place that turns errors into wire bodies.
+ * every route; the host's error handler (http/error-handling.ts) turns errors into problem+json,
+ * and the faces with another wire format (console pages, OAuth bodies) scope their own.
  */
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
