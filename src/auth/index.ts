@@ -128,10 +128,3 @@ export async function registerAuth(
   });
   return agentAuth;
 }
-
-export {
-  CredentialError,
-  type CredentialInput,
-  requireScope,
-  withChallenge,
-} from './credentials.ts';

@@ -16,10 +16,8 @@ import { createApiKey, deleteApiKey, listApiKeys } from '../domain/agents/api-ke
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';
+import { sendPage } from './html.ts';
 import type { PageChrome } from './layout.ts';
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).type('text/html; charset=utf-8').send(body);
 
 /** `scopes` may arrive once (a string) or repeated (an array); anything unknown is refused. */
 function chosenScopes(body: unknown): Scope[] {
@@ -48,7 +46,7 @@ export function apiKeyConsoleRoutes(prefix: string) {
       status: number,
       extra: { created?: { name: string; secret: string }; error?: string } = {},
     ) =>
-      html(
+      sendPage(
         reply,
         status,
         apiKeysPage({

@@ -18,21 +18,17 @@ import {
 import { AppError, isAppError } from '../errors/index.ts';
 import { claimedPage, claimPage } from './claim-page.ts';
 import { formFields } from './forms.ts';
-import type { PageChrome } from './layout.ts';
+import { sendPage } from './html.ts';
+import { chromeFor } from './layout.ts';
 import { errorPage } from './pages.ts';
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).type('text/html; charset=utf-8').send(body);
 
 export function claimRoutes(prefix: string) {
   return async function claim(app: FastifyInstance) {
-    const chrome = (request: FastifyRequest, reply: FastifyReply): PageChrome =>
-      request.user
-        ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
-        : { prefix };
+    const chrome = (request: FastifyRequest, reply: FastifyReply) =>
+      chromeFor(prefix, request, reply);
 
     const refusal = (request: FastifyRequest, reply: FastifyReply, error: AppError) =>
-      html(
+      sendPage(
         reply,
         error.status,
         errorPage(chrome(request, reply), 'Cannot connect this agent', error.message, error.code),
@@ -59,7 +55,7 @@ export function claimRoutes(prefix: string) {
         if (isAppError(error)) return refusal(request, reply, error);
         throw error;
       }
-      return html(
+      return sendPage(
         reply,
         200,
         claimPage({
@@ -85,13 +81,13 @@ export function claimRoutes(prefix: string) {
           request.server.agentAuth.policy,
         );
         request.log.info({ registrationId: registration.id }, 'agent claimed');
-        return html(reply, 200, claimedPage(chrome(request, reply), registration));
+        return sendPage(reply, 200, claimedPage(chrome(request, reply), registration));
       } catch (error) {
         if (!isAppError(error)) throw error;
         if (error.code === 'invalid_user_code') {
           const registration = await findByClaimAttemptToken(request.em, token);
           if (registration) {
-            return html(
+            return sendPage(
               reply,
               400,
               claimPage({
