@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { TestApp } from '../helpers/app.ts';
-import { postTwilio, startChallengeApp } from '../helpers/challenges.ts';
+import { postTwilio, startChallengeApp, watching } from '../helpers/challenges.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let t: TestApp;
@@ -67,12 +67,13 @@ test('open through MCP, watch on GraphQL, deliver through Twilio, wait through /
   expect(events.find((e) => e.type === 'session.opened')?.sessionId).toBe(sessionId);
 
   // The agent waits through /v1 while the app under test sends its SMS through Twilio.
+  const ready = watching(t.app, number);
   const waiting = fetch(`${t.baseUrl}/v1/sessions/${sessionId}/wait`, {
     method: 'POST',
     headers: { ...withKey(key), 'content-type': 'application/json' },
     body: JSON.stringify({ timeout: 20 }),
   });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await ready;
   const twilio = await postTwilio(t.baseUrl, {
     to: number,
     from: '+14155550123',

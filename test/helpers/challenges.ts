@@ -146,3 +146,23 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<{
   }
   throw new Error('expected the operation to be refused, but it succeeded');
 }
+
+/**
+ * Resolves once `count` waits on `app` watch `address` (registered for a hand-off, listening for
+ * the session's events), so a test sends its message after the waiters are in place instead of
+ * sleeping and hoping they are. Call it before starting the waits; the registry stays real (its
+ * `watch` runs as always, this only observes the calls).
+ */
+export function watching(app: App, address: string, count = 1): Promise<void> {
+  const registry = app.challenges.waiters;
+  const watch = registry.watch;
+  let seen = 0;
+  return new Promise((resolve) => {
+    registry.watch = (waiter, at) => {
+      watch.call(registry, waiter, at);
+      if (at !== address || ++seen < count) return;
+      registry.watch = watch;
+      resolve();
+    };
+  });
+}

@@ -14,6 +14,7 @@ import {
   ctxOf,
   principalFor,
   startChallengeApp,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -43,8 +44,9 @@ describe('POST /v1/synthetic/sms', () => {
     const accountId = await createAccount(t.app);
     const principal = principalFor(accountId);
     const session = await openSession(ctxOf(t.app), principal);
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     const response = await send(await apiKey(accountId), {
       to: session.number,
