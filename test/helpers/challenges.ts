@@ -166,3 +166,28 @@ export function watching(app: App, address: string, count = 1): Promise<void> {
     };
   });
 }
+
+/**
+ * Resolves once a subscription to `account:<accountId>` on `app` is listening (its first `next`
+ * registered the listener), so a test publishes after a GraphQL subscriber (SSE, WebSocket) is in
+ * place instead of sleeping. Call it before subscribing; the bus stays real, this only observes.
+ */
+export function subscribedToAccount(app: App, accountId: string): Promise<void> {
+  type Subscribe = (...args: unknown[]) => AsyncIterableIterator<unknown>;
+  const pubsub = app.challenges.events.pubsub as unknown as { subscribe: Subscribe };
+  const subscribe = pubsub.subscribe;
+  return new Promise((resolve) => {
+    pubsub.subscribe = (...args) => {
+      const iterator = subscribe.apply(pubsub, args);
+      if (args[0] !== 'account' || args[1] !== accountId) return iterator;
+      pubsub.subscribe = subscribe;
+      const next = iterator.next;
+      iterator.next = (...nextArgs) => {
+        const result = next.apply(iterator, nextArgs);
+        resolve();
+        return result;
+      };
+      return iterator;
+    };
+  });
+}
