@@ -138,8 +138,9 @@ export function securityEventRoutes({ config, orm, events, clock }: SecurityEven
         [sha256Hex(`${payload.iss}\n${payload.jti}`), payload.iss, new Date(), receiptExpires],
       );
       if (fresh.length === 0) return null; // a replay: acknowledged, nothing changes
-      // The status change is what stops the tokens and keys (adapter.ts and api-keys.ts find
-      // none of a revoked registration); deleting them keeps nothing usable at rest.
+      // The status change is what stops the tokens and keys (adapter.ts and
+      // domain/agents/api-keys.ts find none of a revoked registration); deleting them keeps
+      // nothing usable at rest.
       return revokeRegistration({ em: tx, clock }, sub);
     });
   }

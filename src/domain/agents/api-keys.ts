@@ -111,7 +111,7 @@ async function lineageFor(em: EntityManager, createdBy: string) {
 /**
  * Deletes a key of this account and every key it minted, down the tree, in one statement; the
  * ids deleted (empty when the key is not there, another account's id included). The caller
- * announces them (revocation.ts) once this committed.
+ * announces them (src/auth/revocation.ts) once this committed.
  */
 export async function deleteApiKey(
   em: EntityManager,

@@ -265,10 +265,11 @@ export async function claimRegistration(
  * Revokes a registration (status `revoked`) and everything derived from it, in one transaction:
  * its access tokens and every API key of its lineage (keys the agent minted, keys those keys
  * minted, …), so a compromised agent leaves nothing behind that still works. From the commit on,
- * none of its tokens or keys is found any more even where a row survived a race (adapter.ts and
- * api-keys.ts join the registration). Returns the revoked credentials (registration and key ids)
- * for the caller to announce after commit (revocation.ts), or null when the registration was not
- * live (unknown, expired or already revoked: nothing changes, nothing to announce).
+ * none of its tokens or keys is found any more even where a row survived a race
+ * (src/auth/adapter.ts and api-keys.ts join the registration). Returns the revoked credentials
+ * (registration and key ids) for the caller to announce after commit (src/auth/revocation.ts),
+ * or null when the registration was not live (unknown, expired or already revoked: nothing
+ * changes, nothing to announce).
  */
 export async function revokeRegistration(
   { em, clock }: TimedContext,
