@@ -3,7 +3,8 @@
  * `main.ts` and the tests run the very same service (tests on port 0, in-process).
  *
  * Order matters: security headers, request ids and the per-request EntityManager fork apply to
- * every route; the error handler is the one place that turns errors into wire bodies.
+ * every route; the host's error handler (http/error-handling.ts) turns errors into problem+json,
+ * and the faces with another wire format (console pages, OAuth bodies) scope their own.
  */
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
@@ -58,6 +59,11 @@ export interface BuildOptions {
    * "off" run measures inbound mail without it); never set by the service itself.
    */
   senderAuthenticator?: SenderAuthenticator;
+  /**
+   * Tests: the clock every operation reads (the domain's, the claim ceremony's, API keys' and
+   * identity assertions'), so a test moves time instead of sleeping. The wall clock by default.
+   */
+  clock?: () => Date;
 }
 
 export interface App {
@@ -101,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   let started: ChallengeRuntime | undefined;
   try {
-    const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer);
+    const runtime = await startChallengeRuntime(config, db.orm, logger, db.sealer, options.clock);
     started = runtime;
     const server = await composeServer(config, db, logger, runtime.deps, mailReader);
     let smtp: SmtpListener | undefined;
@@ -219,7 +225,13 @@ async function composeServer(
   challenges.webhooks.register(metrics);
   challenges.metrics.register(metrics);
   // Agent authentication first: the console and the resource faces use its decorations.
-  await registerAuth(server, { config, db, logger, events: challenges.events });
+  await registerAuth(server, {
+    config,
+    db,
+    logger,
+    events: challenges.events,
+    clock: challenges.clock,
+  });
   // GraphQL, /v1 (+ /openapi.json) and /mcp, all over the one schema.
   await registerFaces(server, { config, db, challenges });
   server.decorate('challenges', challenges);

@@ -1,7 +1,7 @@
 /**
  * Configuration: the environment, parsed once at start and validated.
  *
- * Every variable of `shared/spec/decisions.md` lives here with its default. A bad value stops the
+ * Every variable of `docs/spec/decisions.md` lives here with its default. A bad value stops the
  * start with a message naming the variable, never a stack trace from somewhere deeper.
  */
 import { Resolver } from 'node:dns';

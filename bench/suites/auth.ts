@@ -56,7 +56,7 @@ async function serve(databaseUrl: string | undefined) {
   const { openDatabase } = await import('../../src/db/orm.ts');
   const { registerAuth } = await import('../../src/auth/index.ts');
   const { createEventBus } = await import('../../src/events/bus.ts');
-  const { createRegistration } = await import('../../src/auth/registrations.ts');
+  const { createRegistration } = await import('../../src/domain/agents/registrations.ts');
   const { Account } = await import('../../src/entities/account.ts');
 
   const probe = Fastify();
@@ -84,14 +84,15 @@ async function serve(databaseUrl: string | undefined) {
   const server = Fastify({ loggerInstance: logger as FastifyBaseLogger });
   const benchClient = { clientId: 'bench-cc', clientSecret: randomBytes(24).toString('base64url') };
   const events = await createEventBus();
-  const auth = await registerAuth(server, { config, db, logger, events }, { benchClient });
+  const clock = () => new Date();
+  const auth = await registerAuth(server, { config, db, logger, events, clock }, { benchClient });
 
   // One claimed registration, made through the same operations the ceremony uses.
   const em = db.orm.em.fork();
   const account = em.create(Account, { name: 'bench' });
   await em.flush();
   const { registration } = await createRegistration(
-    em,
+    { em, clock },
     { email: 'bench@example.test', scope: 'sessions:read sessions:write' },
     auth.policy,
   );

@@ -146,15 +146,6 @@ export function createAdapterFactory(orm: MikroORM) {
   });
 }
 
-/** Deletes every access token derived from a registration (its revocation). */
-export async function destroyRegistrationTokens(orm: MikroORM, registrationId: string) {
-  await orm.em
-    .fork()
-    .execute("delete from oidc_payload where model = 'AccessToken' and account_id = ?", [
-      registrationId,
-    ]);
-}
-
 /**
  * Whether the access token stored under `storageKey` would still be found: present, unexpired,
  * and its registration still claimed by its tenant (the same rule as `find`). For re-checking

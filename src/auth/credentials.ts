@@ -14,9 +14,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { apiKeyLive, resolveApiKey, toScopes } from '../domain/agents/api-keys.ts';
 import { AppError } from '../errors/index.ts';
 import { accessTokenLive } from './adapter.ts';
-import { apiKeyLive, resolveApiKey, toScopes } from './api-keys.ts';
 import { consoleSessionLive } from './console-principal.ts';
 import { unauthenticatedChallenge } from './metadata.ts';
 import type { Principal, Scope } from './principal.ts';
@@ -62,10 +62,18 @@ export class Credentials {
   readonly #orm: MikroORM;
   readonly #resource: string;
   readonly #challenge: string;
+  readonly #clock: () => Date;
 
-  constructor(provider: Provider, orm: MikroORM, config: Pick<Config, 'publicBaseUrl'>) {
+  constructor(
+    provider: Provider,
+    orm: MikroORM,
+    config: Pick<Config, 'publicBaseUrl'>,
+    /** The runtime's clock: a token's `exp` and a key's last use are judged by it. */
+    clock = () => new Date(),
+  ) {
     this.#provider = provider;
     this.#orm = orm;
+    this.#clock = clock;
     this.#resource = config.publicBaseUrl;
     this.#challenge = unauthenticatedChallenge(config);
   }
@@ -116,7 +124,7 @@ export class Credentials {
     const value = match[1]!;
     if (!value.startsWith(accessTokenPrefix)) this.#refuse('The access token is not valid');
     const token = await this.#provider.AccessToken.find(value);
-    const now = Date.now();
+    const now = this.#clock().getTime();
     if (!token?.isValid || !token.exp || token.exp * 1000 <= now) {
       this.#refuse('The access token is not valid or has expired');
     }
@@ -138,7 +146,7 @@ export class Credentials {
   }
 
   async #apiKey(secret: string): Promise<Principal> {
-    const key = await resolveApiKey(this.#orm.em.fork(), secret.trim());
+    const key = await resolveApiKey({ em: this.#orm.em.fork(), clock: this.#clock }, secret.trim());
     if (!key) this.#refuse('The API key is not valid');
     return {
       kind: 'api_key',
@@ -155,7 +163,7 @@ export class Credentials {
    * without the secret (for open connections: revocation.ts). An agent is judged by its very
    * token when the lineage names it, else by its registration.
    */
-  async isLive(principal: Principal, now = new Date()): Promise<boolean> {
+  async isLive(principal: Principal, now = this.#clock()): Promise<boolean> {
     if (principal.kind === 'api_key') {
       return apiKeyLive(this.#orm.em.fork(), principal.credentialId);
     }

@@ -43,12 +43,14 @@ export class IdentityAssertions {
   readonly #keys: KeyRing;
   readonly #issuer: string;
   readonly #ttl: number;
+  readonly #clock: () => Date;
   #verifier: { kids: string; verifier: AssertionVerifier } | undefined;
 
-  constructor(keys: KeyRing, issuer: string, ttlSeconds: number) {
+  constructor(keys: KeyRing, issuer: string, ttlSeconds: number, clock = () => new Date()) {
     this.#keys = keys;
     this.#issuer = issuer;
     this.#ttl = ttlSeconds;
+    this.#clock = clock;
   }
 
   /**
@@ -64,7 +66,7 @@ export class IdentityAssertions {
     return this.#verifier.verifier;
   }
 
-  async issue(subject: AssertionSubject, now = new Date()) {
+  async issue(subject: AssertionSubject, now = this.#clock()) {
     const key = this.#keys.signingKey(now);
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + this.#ttl;
@@ -86,7 +88,7 @@ export class IdentityAssertions {
   }
 
   /** Verifies an assertion this server issued (assertion-verifier.ts). */
-  async verify(assertion: string, now = new Date()): Promise<VerifiedAssertion> {
+  async verify(assertion: string, now = this.#clock()): Promise<VerifiedAssertion> {
     const result = await this.#verifierNow(now).verify(assertion, now.getTime());
     if (result === 'expired') {
       throw new AssertionError('expired', 'the identity assertion has expired');

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import { serverSecret } from '../db/server-secrets.ts';
+import type { RegistrationPolicy } from '../domain/agents/registrations.ts';
 import type { EventBus } from '../events/bus.ts';
 import { Credentials } from './credentials.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
@@ -20,7 +21,6 @@ import { IdentityAssertions } from './identity-assertion.ts';
 import { type BenchClient, createProvider } from './provider.ts';
 import { mountProvider } from './provider-mount.ts';
 import { registrationRoutes } from './registration-routes.ts';
-import type { RegistrationPolicy } from './registrations.ts';
 import { announceRevocation, RevocationWatch, tokenHandle } from './revocation.ts';
 import { securityEventRoutes } from './security-events.ts';
 import { type KeyRing, loadKeyRing, refreshKeyRing } from './signing-keys.ts';
@@ -33,6 +33,8 @@ export interface AgentAuth {
   orm: MikroORM;
   /** Settings of the claim ceremony (code lifetime, poll interval, code digest key). */
   policy: RegistrationPolicy;
+  /** The runtime's clock (the domain's): the claim ceremony, API keys and assertions read it. */
+  clock: () => Date;
 }
 
 declare module 'fastify' {
@@ -50,13 +52,13 @@ export interface AuthOptions {
 
 export async function registerAuth(
   server: FastifyInstance,
-  deps: { config: Config; db: Database; logger: Logger; events: EventBus },
+  deps: { config: Config; db: Database; logger: Logger; events: EventBus; clock: () => Date },
   options: AuthOptions = {},
 ): Promise<AgentAuth> {
-  const { config, db, logger, events } = deps;
+  const { config, db, logger, events, clock } = deps;
   const em = db.orm.em.fork();
   const keys = await loadKeyRing(em, config.identitySigningKeys, db.sealer);
-  const assertions = new IdentityAssertions(keys, config.publicBaseUrl, config.assertionTtl);
+  const assertions = new IdentityAssertions(keys, config.publicBaseUrl, config.assertionTtl, clock);
   const policy: RegistrationPolicy = {
     userCodeTtl: config.userCodeTtl,
     pollInterval: config.claimPollInterval,
@@ -70,10 +72,11 @@ export async function registerAuth(
     logger,
     benchClient: options.benchClient,
     cookieKeys: [await serverSecret(em, db.sealer, 'oidc-cookie-signing')],
+    clock,
   });
-  const agentAuth: AgentAuth = { provider, keys, assertions, orm: db.orm, policy };
+  const agentAuth: AgentAuth = { provider, keys, assertions, orm: db.orm, policy, clock };
 
-  const credentials = new Credentials(provider, db.orm, config);
+  const credentials = new Credentials(provider, db.orm, config, clock);
   const revocations = new RevocationWatch(events, {
     isLive: (principal) => credentials.isLive(principal),
     recheckInterval: config.credentialRecheckInterval * 1000,
@@ -99,8 +102,8 @@ export async function registerAuth(
       },
     }),
   );
-  await server.register(registrationRoutes(config, () => policy));
-  await server.register(securityEventRoutes({ config, orm: db.orm, events }));
+  await server.register(registrationRoutes(config, () => policy, clock));
+  await server.register(securityEventRoutes({ config, orm: db.orm, events, clock }));
   await server.register(discoveryRoutes(config));
 
   const stopSweeper = startSweeper(db.orm, config.authSweepInterval, logger);
@@ -125,10 +128,3 @@ export async function registerAuth(
   });
   return agentAuth;
 }
-
-export {
-  CredentialError,
-  type CredentialInput,
-  requireScope,
-  withChallenge,
-} from './credentials.ts';

@@ -14,12 +14,12 @@
  * even an unknown grant type, with "no client authentication mechanism provided". We read the
  * form body here and, when the request has no client authentication at all (no Authorization
  * header, no client_id, client_secret or client_assertion), add `client_id=latchkey-agent`, the
- * default public client (option A of shared/notes/oidc-provider-findings.md §4). Chosen over
+ * default public client (option A of docs/notes/oidc-provider-findings.md §4). Chosen over
  * injecting a fake Basic header (option B) because the client then really is public
  * (`token_endpoint_auth_method: none`, as discovery says), and a stock client that sends
  * `client_id=latchkey-agent` itself (oauth4webapi's `None()` does) is served the same way.
- * The provider reads `req.body` (a string, parsed by its own urlencoded parser exactly as the
- * stream would be) and prints one warning per process that an upstream parser ran; that is this.
+ * What this relies on beyond the provider's documented API (the pre-read body, its body limit, its
+ * session cookie) lives in provider-internals.ts, the one seam for the library's internals.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,9 +27,7 @@ import type Provider from 'oidc-provider';
 import { hit } from '../domain/throttle/counter.ts';
 import { paths } from './metadata.ts';
 import { defaultClientId } from './provider.ts';
-
-/** oidc-provider's own body limit (lib/shared/selective_body.js). */
-const bodyLimit = 56 * 1024;
+import { presetBody, providerBodyLimit, withoutProviderSession } from './provider-internals.ts';
 
 const clientAuthFields = ['client_id', 'client_secret', 'client_assertion'];
 
@@ -41,27 +39,6 @@ function withDefaultClient(request: FastifyRequest, body: string): string {
   if (clientAuthFields.some((field) => form.has(field))) return body;
   const joiner = body === '' || body.endsWith('&') ? '' : '&';
   return `${body}${joiner}client_id=${encodeURIComponent(defaultClientId)}`;
-}
-
-/**
- * The provider's browser session is dropped from authorization requests, so each MCP-host
- * authorization starts without one. Its subject is the registration an approval creates, which
- * differs per host; a session remembered from an earlier approval would make the provider answer
- * the next one with its logout confirmation instead of a code (resume.js). Consent is asked every
- * time anyway (mcp-hosts.ts), so the session has nothing else to remember.
- */
-function withoutProviderSession(request: FastifyRequest, sessionCookie: string) {
-  const header = request.raw.headers.cookie;
-  if (!header) return;
-  const kept = header
-    .split(';')
-    .map((pair) => pair.trim())
-    .filter((pair) => {
-      const name = pair.slice(0, Math.max(0, pair.indexOf('=')));
-      return name !== sessionCookie && !name.startsWith(`${sessionCookie}.`);
-    });
-  if (kept.length) request.raw.headers.cookie = kept.join('; ');
-  else delete request.raw.headers.cookie;
 }
 
 export interface MountOptions {
@@ -82,15 +59,17 @@ export function mountProvider(
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
-    if (body !== undefined) (request.raw as { body?: unknown }).body = body;
+    if (body !== undefined) presetBody(request.raw, body);
     reply.hijack();
     callback(request.raw, reply.raw);
   };
 
   return async function providerRoutes(app: FastifyInstance) {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, body, done) =>
-      done(null, body),
+    app.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: providerBodyLimit },
+      (_request, body, done) => done(null, body),
     );
     app.setErrorHandler((error, request, reply) => {
       const status = (error as { statusCode?: number }).statusCode;
@@ -130,10 +109,9 @@ export function mountProvider(
       });
     }
     app.get(paths.authorizationServerMetadata, (request, reply) => handOver(request, reply));
-    const sessionCookie = provider.cookieName('session');
     for (const url of [paths.authorization, `${paths.authorization}/:uid`]) {
       app.get(url, (request, reply) => {
-        withoutProviderSession(request, sessionCookie);
+        withoutProviderSession(provider, request.raw);
         handOver(request, reply);
       });
     }

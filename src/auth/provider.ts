@@ -54,6 +54,8 @@ export interface ProviderDeps {
   benchClient?: BenchClient;
   /** Keys of the provider's signed cookies (the MCP-host authorization interaction). */
   cookieKeys: string[];
+  /** The runtime's clock, for the grants' own bookkeeping (oidc-provider keeps its own time). */
+  clock: () => Date;
 }
 
 export async function createProvider(deps: ProviderDeps): Promise<Provider> {
@@ -161,6 +163,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     resource,
     accessTokenTtl: config.accessTokenTtl,
     pollInterval: config.claimPollInterval,
+    clock: deps.clock,
   });
 
   // RFC 8414 metadata from configuration only (the provider's own body has OIDC fields and URLs

@@ -15,12 +15,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { emailSchema } from '../domain/accounts/accounts.ts';
+import { createRegistration, type RegistrationPolicy } from '../domain/agents/registrations.ts';
 import { hit } from '../domain/throttle/counter.ts';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
 import { isoSeconds } from './identity-assertion.ts';
 import { paths } from './metadata.ts';
 import { defaultAgentScopes, scopes } from './principal.ts';
-import { createRegistration, type RegistrationPolicy } from './registrations.ts';
 
 const bodyLimit = 8 * 1024;
 
@@ -84,7 +84,12 @@ const sendError = (reply: FastifyReply, status: number, error: string, descripti
     .header('cache-control', 'no-store')
     .send({ error, error_description: description });
 
-export function registrationRoutes(config: Config, policy: () => RegistrationPolicy) {
+export function registrationRoutes(
+  config: Config,
+  policy: () => RegistrationPolicy,
+  /** The runtime's clock: the code window and the claim token's lifetime start from it. */
+  clock: () => Date,
+) {
   return async function registration(app: FastifyInstance) {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -180,7 +185,7 @@ export function registrationRoutes(config: Config, policy: () => RegistrationPol
       }
       const settings = policy();
       const created = await createRegistration(
-        request.em,
+        { em: request.em, clock },
         { email: email.data, scope: granted.join(' '), name: parsed.data.name ?? null },
         settings,
       );

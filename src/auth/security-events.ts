@@ -26,9 +26,9 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Config } from '../config.ts';
+import { revokeRegistration } from '../domain/agents/registrations.ts';
 import type { EventBus } from '../events/bus.ts';
 import { paths, revokedEventType } from './metadata.ts';
-import { revokeRegistration } from './registrations.ts';
 import { announceRevocation } from './revocation.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -58,9 +58,11 @@ export interface SecurityEventsDeps {
   orm: MikroORM;
   /** Where the revocation is announced after commit, to end open connections everywhere. */
   events: EventBus;
+  /** The runtime's clock: the revocation is stamped with it. */
+  clock: () => Date;
 }
 
-export function securityEventRoutes({ config, orm, events }: SecurityEventsDeps) {
+export function securityEventRoutes({ config, orm, events, clock }: SecurityEventsDeps) {
   const trusted = new Map<string, KeySet>();
   for (const entry of config.trustedEventIssuers) {
     trusted.set(
@@ -136,9 +138,10 @@ export function securityEventRoutes({ config, orm, events }: SecurityEventsDeps)
         [sha256Hex(`${payload.iss}\n${payload.jti}`), payload.iss, new Date(), receiptExpires],
       );
       if (fresh.length === 0) return null; // a replay: acknowledged, nothing changes
-      // The status change is what stops the tokens and keys (adapter.ts and api-keys.ts find
-      // none of a revoked registration); deleting them keeps nothing usable at rest.
-      return revokeRegistration(tx, sub);
+      // The status change is what stops the tokens and keys (adapter.ts and
+      // domain/agents/api-keys.ts find none of a revoked registration); deleting them keeps
+      // nothing usable at rest.
+      return revokeRegistration({ em: tx, clock }, sub);
     });
   }
 

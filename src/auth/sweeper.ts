@@ -6,13 +6,13 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { sweepRegistrations } from '../domain/agents/registrations.ts';
 import { sweepExpiredPayloads } from './adapter.ts';
-import { sweepRegistrations } from './registrations.ts';
 
 export async function sweepOnce(orm: MikroORM, now = new Date()) {
   await sweepExpiredPayloads(orm, now);
   const em = orm.em.fork();
-  await sweepRegistrations(em, now);
+  await sweepRegistrations({ em, clock: () => now });
   await em.execute('delete from security_event_receipt where expires_at <= ?', [now]);
   await em.execute('delete from signing_key where retires_at <= ?', [now]);
 }

@@ -5,8 +5,8 @@
  * (src/auth/revocation.ts). Another account's agent id is `not_found`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { revokeRegistration } from '../auth/registrations.ts';
 import { announceRevocation } from '../auth/revocation.ts';
+import { revokeRegistration } from '../domain/agents/registrations.ts';
 import { AgentRegistration } from '../entities/agent-registration.ts';
 import type { User } from '../entities/user.ts';
 import { AppError } from '../errors/index.ts';
@@ -70,9 +70,8 @@ export function agentConsoleRoutes(prefix: string, baseUrl: string) {
         const user = request.user;
         if (!user) return signIn(reply);
         const revoked = await revokeRegistration(
-          request.em,
+          { em: request.em, clock: request.server.agentAuth.clock },
           request.params.id,
-          new Date(),
           user.account.id,
         );
         if (!revoked) throw new AppError('not_found', 'No such connected agent');

@@ -5,7 +5,6 @@
  * verified email (`email_unverified` otherwise).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createApiKey, deleteApiKey, listApiKeys } from '../auth/api-keys.ts';
 import { type Scope, scopes } from '../auth/principal.ts';
 import { announceRevocation } from '../auth/revocation.ts';
 import {
@@ -13,13 +12,12 @@ import {
   requireVerifiedAccount,
   unverified,
 } from '../domain/accounts/verification.ts';
+import { createApiKey, deleteApiKey, listApiKeys } from '../domain/agents/api-keys.ts';
 import type { User } from '../entities/user.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { apiKeysPage } from './api-keys-page.ts';
+import { sendPage } from './html.ts';
 import type { PageChrome } from './layout.ts';
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).type('text/html; charset=utf-8').send(body);
 
 /** `scopes` may arrive once (a string) or repeated (an array); anything unknown is refused. */
 function chosenScopes(body: unknown): Scope[] {
@@ -48,7 +46,7 @@ export function apiKeyConsoleRoutes(prefix: string) {
       status: number,
       extra: { created?: { name: string; secret: string }; error?: string } = {},
     ) =>
-      html(
+      sendPage(
         reply,
         status,
         apiKeysPage({

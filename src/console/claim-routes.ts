@@ -9,26 +9,26 @@
  * verified yet (`email_unverified`, not counted either). The form is CSRF-protected.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { claimRefusal, claimRegistration, findByClaimAttemptToken } from '../auth/registrations.ts';
 import { requireVerifiedAccount } from '../domain/accounts/verification.ts';
+import {
+  claimRefusal,
+  claimRegistration,
+  findByClaimAttemptToken,
+} from '../domain/agents/registrations.ts';
 import { AppError, isAppError } from '../errors/index.ts';
 import { claimedPage, claimPage } from './claim-page.ts';
-import type { PageChrome } from './layout.ts';
+import { formFields } from './forms.ts';
+import { sendPage } from './html.ts';
+import { chromeFor } from './layout.ts';
 import { errorPage } from './pages.ts';
-import { formFields } from './routes.ts';
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).type('text/html; charset=utf-8').send(body);
 
 export function claimRoutes(prefix: string) {
   return async function claim(app: FastifyInstance) {
-    const chrome = (request: FastifyRequest, reply: FastifyReply): PageChrome =>
-      request.user
-        ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
-        : { prefix };
+    const chrome = (request: FastifyRequest, reply: FastifyReply) =>
+      chromeFor(prefix, request, reply);
 
     const refusal = (request: FastifyRequest, reply: FastifyReply, error: AppError) =>
-      html(
+      sendPage(
         reply,
         error.status,
         errorPage(chrome(request, reply), 'Cannot connect this agent', error.message, error.code),
@@ -47,7 +47,7 @@ export function claimRoutes(prefix: string) {
       if (!registration) {
         return refusal(request, reply, new AppError('not_found', 'This claim link is not valid.'));
       }
-      const refused = claimRefusal(registration, request.user);
+      const refused = claimRefusal(registration, request.user, request.server.agentAuth.clock());
       if (refused) return refusal(request, reply, refused);
       try {
         await requireVerifiedAccount(request.em, request.user);
@@ -55,7 +55,7 @@ export function claimRoutes(prefix: string) {
         if (isAppError(error)) return refusal(request, reply, error);
         throw error;
       }
-      return html(
+      return sendPage(
         reply,
         200,
         claimPage({
@@ -76,18 +76,18 @@ export function claimRoutes(prefix: string) {
       try {
         await requireVerifiedAccount(request.em, user);
         const registration = await claimRegistration(
-          request.em,
+          { em: request.em, clock: request.server.agentAuth.clock },
           { claimAttemptToken: token, code: fields.code ?? '', user },
           request.server.agentAuth.policy,
         );
         request.log.info({ registrationId: registration.id }, 'agent claimed');
-        return html(reply, 200, claimedPage(chrome(request, reply), registration));
+        return sendPage(reply, 200, claimedPage(chrome(request, reply), registration));
       } catch (error) {
         if (!isAppError(error)) throw error;
         if (error.code === 'invalid_user_code') {
           const registration = await findByClaimAttemptToken(request.em, token);
           if (registration) {
-            return html(
+            return sendPage(
               reply,
               400,
               claimPage({

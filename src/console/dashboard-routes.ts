@@ -16,6 +16,7 @@ import {
   sessionMessages,
 } from './dashboard-data.ts';
 import { dashboardPage, type LiveLinks, sessionPage } from './dashboard-page.ts';
+import { sendPage } from './html.ts';
 import type { PageChrome } from './layout.ts';
 import { type DashboardNotice, notices, verifyRequest } from './pages.ts';
 
@@ -41,8 +42,7 @@ export function dashboardRoutes(config: Config) {
       prefix,
       signedInAs: { email: request.user!.email, csrf: reply.generateCsrf() },
     });
-    const send = (reply: FastifyReply, body: string) =>
-      reply.status(200).type('text/html; charset=utf-8').send(body);
+    const send = (reply: FastifyReply, body: string) => sendPage(reply, 200, body);
 
     app.get('/', async (request, reply) => {
       const user = request.user;

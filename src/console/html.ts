@@ -1,8 +1,11 @@
 /**
  * A tagged template for server-rendered pages: every interpolated value is HTML-escaped unless it
  * is already `SafeHtml` (the output of another `html` template). Hostile strings (emails, names,
- * error details) therefore cannot inject markup.
+ * error details) therefore cannot inject markup. `sendPage` is the one way a route answers with
+ * a page (and `chromeFor` in layout.ts the one way it builds the page's header).
  */
+import type { FastifyReply } from 'fastify';
+
 export class SafeHtml {
   readonly value: string;
   constructor(value: string) {
@@ -37,3 +40,7 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   for (const [i, value] of values.entries()) out += render(value) + strings[i + 1]!;
   return new SafeHtml(out);
 }
+
+/** Answers with a rendered page. */
+export const sendPage = (reply: FastifyReply, status: number, body: string) =>
+  reply.status(status).type('text/html; charset=utf-8').send(body);

@@ -3,6 +3,7 @@
  * console's navigation, main. Scripts are files served from the console itself (CSP `script-src
  * 'self'`, no inline script); every page works without them.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from './html.ts';
 
 export interface PageChrome {
@@ -14,6 +15,16 @@ export interface PageChrome {
   /** Console-relative paths of scripts for progressive enhancement (`/assets/…`). */
   scripts?: string[];
 }
+
+/** The header of a page for this request: signed in (with the sign-out form's token) or not. */
+export const chromeFor = (
+  prefix: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): PageChrome =>
+  request.user
+    ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
+    : { prefix };
 
 /**
  * The console's sections, in navigation order. Another page joins the navigation with one line

@@ -14,9 +14,10 @@ import type { Background } from '../domain/context.ts';
 import { isAppError } from '../errors/index.ts';
 import type { Mailer } from '../mail/outgoing.ts';
 import { emailVerifiedPage, forgotPage, resetPage } from './account-pages.ts';
-import type { PageChrome } from './layout.ts';
+import { formFields } from './forms.ts';
+import { sendPage } from './html.ts';
+import { chromeFor } from './layout.ts';
 import { errorPage } from './pages.ts';
-import { formFields } from './routes.ts';
 import { cookieToken, startSession } from './session.ts';
 
 export interface MailLinkDeps {
@@ -30,19 +31,15 @@ export interface MailLinkDeps {
 export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDeps) {
   const prefix = config.consolePath;
   return async function mailLinks(app: FastifyInstance) {
-    const chrome = (request: FastifyRequest, reply: FastifyReply): PageChrome =>
-      request.user
-        ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
-        : { prefix };
-    const page = (reply: FastifyReply, status: number, body: string) =>
-      reply.status(status).type('text/html; charset=utf-8').send(body);
+    const chrome = (request: FastifyRequest, reply: FastifyReply) =>
+      chromeFor(prefix, request, reply);
 
     // A verification link works whether or not this browser is signed in (mail is often read on
     // another device); GET, because it is a link in a mail.
     app.get('/verify', async (request, reply) => {
       const user = await verifyEmail(request.em, formFields(request.query).token, now());
       request.log.info({ userId: user.id }, 'email verified');
-      return page(reply, 200, emailVerifiedPage(chrome(request, reply), user.email));
+      return sendPage(reply, 200, emailVerifiedPage(chrome(request, reply), user.email));
     });
 
     app.post('/verify/resend', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -54,7 +51,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
       } catch (error) {
         if (!isAppError(error) || error.code !== 'rate_limited') throw error;
         reply.header('retry-after', String(error.retryAfter));
-        return page(
+        return sendPage(
           reply,
           429,
           errorPage(chrome(request, reply), 'Too many emails', error.message, error.code),
@@ -64,7 +61,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
     });
 
     app.get('/forgot', (request, reply) =>
-      page(reply, 200, forgotPage(chrome(request, reply), { csrf: reply.generateCsrf() })),
+      sendPage(reply, 200, forgotPage(chrome(request, reply), { csrf: reply.generateCsrf() })),
     );
     // The answer is the same whether or not the account exists, and is sent before the look-up
     // and the mail happen, so neither its words nor its timing tell.
@@ -76,7 +73,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
         () => requestPasswordReset(em, mailer, config.consoleUrl, { email, address }, now()),
         (error) => request.log.error({ err: error }, 'password reset request failed'),
       );
-      return page(
+      return sendPage(
         reply,
         200,
         forgotPage(chrome(request, reply), { csrf: reply.generateCsrf(), email, sent: true }),
@@ -88,13 +85,13 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
       const token = formFields(request.query).token ?? '';
       if (!(await isLiveEmailToken(request.em, token, 'reset_password', now()))) {
         const refused = invalidLink();
-        return page(
+        return sendPage(
           reply,
           refused.status,
           errorPage(chrome(request, reply), 'Link not valid', refused.message, refused.code),
         );
       }
-      return page(
+      return sendPage(
         reply,
         200,
         resetPage(chrome(request, reply), { csrf: reply.generateCsrf(), token }),
@@ -119,7 +116,7 @@ export function mailLinkRoutes({ config, mailer, afterAnswer, now }: MailLinkDep
         );
       } catch (error) {
         if (isAppError(error) && error.code === 'invalid_request') {
-          return page(
+          return sendPage(
             reply,
             400,
             resetPage(chrome(request, reply), {

@@ -21,7 +21,9 @@ import { authenticatorConsoleRoutes } from './authenticators-routes.ts';
 import { authorizeRoutes } from './authorize-routes.ts';
 import { claimRoutes } from './claim-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
-import type { PageChrome } from './layout.ts';
+import { formFields } from './forms.ts';
+import { sendPage } from './html.ts';
+import { chromeFor } from './layout.ts';
 import { mailLinkRoutes } from './mail-link-routes.ts';
 import { errorPage, loginPage, signupPage } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -40,17 +42,6 @@ const assets = {
     body: readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'),
   },
 };
-
-/** Form fields as strings; a repeated or structured field is treated as absent. */
-export function formFields(body: unknown): Record<string, string | undefined> {
-  if (!body || typeof body !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [
-      key,
-      typeof value === 'string' ? value : undefined,
-    ]),
-  );
-}
 
 export function registerConsole(config: Config) {
   const prefix = config.consolePath;
@@ -83,12 +74,8 @@ export function registerConsole(config: Config) {
       reply.header('cache-control', 'no-store');
     });
 
-    const chrome = (request: FastifyRequest, reply: FastifyReply): PageChrome =>
-      request.user
-        ? { prefix, signedInAs: { email: request.user.email, csrf: reply.generateCsrf() } }
-        : { prefix };
-    const page = (reply: FastifyReply, status: number, body: string) =>
-      reply.status(status).type('text/html; charset=utf-8').send(body);
+    const chrome = (request: FastifyRequest, reply: FastifyReply) =>
+      chromeFor(prefix, request, reply);
 
     app.setErrorHandler((error, request, reply) => {
       const { error: appError, unexpected } = toAppError(error);
@@ -101,14 +88,18 @@ export function registerConsole(config: Config) {
         email_unverified: 'Email not verified',
       };
       const title = titles[appError.code] ?? 'Something went wrong';
-      return page(
+      return sendPage(
         reply,
         appError.status,
         errorPage({ prefix }, title, appError.message, appError.code),
       );
     });
     app.setNotFoundHandler((_request, reply) =>
-      page(reply, 404, errorPage({ prefix }, 'Not found', 'There is no such page.', 'not_found')),
+      sendPage(
+        reply,
+        404,
+        errorPage({ prefix }, 'Not found', 'There is no such page.', 'not_found'),
+      ),
     );
 
     app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
@@ -134,7 +125,7 @@ export function registerConsole(config: Config) {
           email: fields.email,
           error: error?.message,
         };
-        return page(
+        return sendPage(
           reply,
           status,
           kind === 'signup'

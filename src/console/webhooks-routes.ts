@@ -15,13 +15,11 @@ import {
 } from '../domain/webhooks/endpoints.ts';
 import type { User } from '../entities/user.ts';
 import { isAppError } from '../errors/index.ts';
+import { sendPage } from './html.ts';
 import type { PageChrome } from './layout.ts';
 import { webhooksPage } from './webhooks-page.ts';
 
 const RECENT = 10;
-
-const send = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).type('text/html; charset=utf-8').send(body);
 
 export function webhookConsoleRoutes(prefix: string) {
   return async function webhooks(app: FastifyInstance) {
@@ -49,7 +47,7 @@ export function webhookConsoleRoutes(prefix: string) {
         });
         withDeliveries.push({ endpoint, deliveries });
       }
-      return send(
+      return sendPage(
         reply,
         status,
         webhooksPage({

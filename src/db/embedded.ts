@@ -9,7 +9,7 @@
  * (108 bytes on Linux) or the database is in memory, a private 0700 directory from mkdtemp under
  * the system temporary directory is used instead and removed on close.
  *
- * Invariants (shared/notes/stack-findings.md §2): one PGlite session sits behind the socket, so
+ * Invariants (docs/notes/stack-findings.md §2): one PGlite session sits behind the socket, so
  * every transaction is serialized and a query on a second connection inside a transaction would
  * deadlock; the pool is therefore kept at one connection. A connection that stays silent for
  * `idleTimeoutMs` is cut and its open transaction rolled back (pglite-socket's idle timeout), so a

@@ -12,7 +12,7 @@ import type { EventBus } from '../events/bus.ts';
 import type { Sealer } from './messages/sealer.ts';
 import type { SessionMetrics } from './session-metrics.ts';
 import type { TargetPolicy } from './sessions/target-policy.ts';
-import type { PublishedMarks } from './verdicts/outbox.ts';
+import type { PublishedMarks } from './verdicts/published-marks.ts';
 import type { WaiterRegistry } from './verdicts/waiters.ts';
 import type { WebhookService } from './webhooks/worker.ts';
 
@@ -64,6 +64,13 @@ export interface ChallengeDeps {
 export interface DomainContext extends ChallengeDeps {
   em: EntityManager;
 }
+
+/**
+ * What an operation that only reads and writes rows needs: its EntityManager and the clock. The
+ * agent operations (domain/agents) take it, so faces without the whole challenge runtime (the
+ * authorization server's grants) can call them with the runtime's clock.
+ */
+export type TimedContext = Pick<DomainContext, 'em' | 'clock'>;
 
 export const withEm = (deps: ChallengeDeps, em: EntityManager): DomainContext => ({ ...deps, em });
 

@@ -16,7 +16,7 @@ import { syncNumberPool } from './numbers/pool.ts';
 import { SessionMetrics } from './session-metrics.ts';
 import { createTargetPolicy } from './sessions/target-policy.ts';
 import { startSweeper } from './sweeper.ts';
-import { PublishedMarks } from './verdicts/outbox.ts';
+import { PublishedMarks } from './verdicts/published-marks.ts';
 import { WaiterRegistry } from './verdicts/waiters.ts';
 import { WebhookService } from './webhooks/worker.ts';
 
@@ -31,9 +31,10 @@ export async function startChallengeRuntime(
   log: DomainLog,
   /** The service-wide sealer (keys kept outside the database). */
   sealer: Sealer,
+  /** What every operation reads the time from (tests move it; the wall clock otherwise). */
+  clock: () => Date = () => new Date(),
 ): Promise<ChallengeRuntime> {
   const em = orm.em.fork();
-  const clock = () => new Date();
   await syncNumberPool(
     em,
     { synthetic: config.syntheticNumbers, programmable: config.twilioNumbers },

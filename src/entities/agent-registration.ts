@@ -5,7 +5,7 @@
  * Invariants: every secret it was handed out with (claim token, claim-attempt token, user code)
  * is stored only as a digest; `account` is null until the claim and never changes afterwards;
  * status moves pending → claimed | expired, claimed → revoked, and every move is one conditional
- * UPDATE (see src/auth/registrations.ts), so several instances can never both win a transition.
+ * UPDATE (see src/domain/agents/registrations.ts), so several instances can never both win a transition.
  */
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account } from './account.ts';

@@ -29,7 +29,7 @@ export const ApiKeySchema = defineEntity({
     /**
      * Lineage: the agent registration this key derives from, directly or through parent keys.
      * Revoking the registration deletes all of them in one statement, and a key is honoured only
-     * while its registration is still claimed (api-keys.ts).
+     * while its registration is still claimed (src/domain/agents/api-keys.ts).
      */
     registrationId: p.string().length(255).nullable().index(),
     lastUsedAt: p.datetime().nullable(),

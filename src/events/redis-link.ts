@@ -80,7 +80,7 @@ export async function connectRedisLink(options: RedisLinkOptions): Promise<Redis
     },
     async close() {
       // Unsubscribe and wait for it before quitting: quitting with a command in flight rejects
-      // it with "Connection is closed" (the shutdown pitfall of stack-findings §3).
+      // it with "Connection is closed" (the shutdown pitfall of docs/notes/stack-findings.md §3).
       await subscriber.unsubscribe(CHANNEL).catch(() => {});
       await Promise.allSettled([subscriber.quit(), publisher.quit()]);
     },

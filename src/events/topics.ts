@@ -3,7 +3,8 @@
  *
  * - `session:<sessionId>` — what a waiter on that session needs: a verdict arrived, the session
  *   moved to a new number, or it ended. Waiters and GraphQL subscriptions listen here.
- * - `account:<accountId>` — the account's session activity, for dashboards and webhooks.
+ * - `account:<accountId>` — the account's session activity, for dashboards (the GraphQL
+ *   `accountEvents` subscription the console's live page uses).
  * - `credential:revoked` — credentials that stopped being valid (published after the revocation
  *   committed): every instance ends the subscriptions, streams and waits running under them
  *   (src/auth/revocation.ts).
@@ -11,6 +12,10 @@
  * Payloads carry ids and timestamps only, never a code, a link or a body: events may cross Redis,
  * and whoever wants the code must consume it from the database (which is what makes delivery
  * exactly-once). Timestamps are ISO strings so payloads survive JSON unchanged.
+ *
+ * Webhooks are not fed from these events: an event may be lost with its instance, so webhook
+ * deliveries are written in the same transaction as the fact (src/domain/webhooks/events.ts, the
+ * outbox) and sent by the delivery worker (src/domain/webhooks/worker.ts).
  */
 import type { SessionChannel } from '../entities/challenge-session.ts';
 import type { VerdictKind } from '../entities/verdict.ts';

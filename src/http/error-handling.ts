@@ -1,7 +1,14 @@
 /**
- * The one place where errors become responses. Machine paths get problem+json; console pages get
- * an HTML page with the same code (rendered by the console's own handler). Unexpected errors are
- * logged with their stack for us and masked as `internal_error` for the client.
+ * The host's error handler: errors on the machine paths (/v1, /graphql's HTTP errors, /mcp,
+ * ingest, health) become problem+json from the error registry. Unexpected errors are logged with
+ * their stack for us and masked as `internal_error` for the client.
+ *
+ * It is one of five, one per wire format, each scoped to its own plugin: this one (problem+json);
+ * the console's (src/console/routes.ts: an HTML page with the same code); and three with OAuth-style
+ * bodies that their RFCs fix: the authorization server's mount (src/auth/provider-mount.ts, RFC 6749
+ * `error`/`error_description` for what fails before oidc-provider sees the request), agent
+ * registration (src/auth/registration-routes.ts, the same shape) and security-event intake
+ * (src/auth/security-events.ts, RFC 8935 `err`/`description`).
  */
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/index.ts';

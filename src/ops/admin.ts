@@ -13,9 +13,9 @@
  * (CREDENTIAL_RECHECK_INTERVAL), since this process is not on the instances' event bus.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { revokeRegistration } from '../auth/registrations.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/orm.ts';
+import { revokeRegistration } from '../domain/agents/registrations.ts';
 import { setPlanByOperator } from '../domain/usage/plan.ts';
 import { billingTiers } from '../entities/account.ts';
 import { AppError } from '../errors/index.ts';
@@ -82,7 +82,7 @@ export async function disableAccount(em: EntityManager, email: string, now = new
   let keys = 0;
   for (const agent of agents) {
     // Revoking an agent deletes the keys derived from it; they count among the keys deleted.
-    const revoked = await revokeRegistration(em, agent.id, now, accountId);
+    const revoked = await revokeRegistration({ em, clock: () => now }, agent.id, accountId);
     keys += (revoked?.length ?? 1) - 1;
   }
   const rest = await em.execute<{ id: string }[]>(

@@ -1,6 +1,7 @@
 /**
- * Every /v1 route of the specification (and of decisions.md) as a mapping onto a schema
- * operation. Scopes are enforced by the schema; `scope` here documents them in OpenAPI.
+ * Every /v1 route of the specification (docs/spec/service-interface.md and docs/spec/decisions.md)
+ * as a mapping onto a schema operation. Scopes are enforced by the schema; `scope` here documents
+ * them in OpenAPI.
  */
 import { closeChallenge } from './operations/close-challenge.ts';
 import { createApiKey } from './operations/create-api-key.ts';

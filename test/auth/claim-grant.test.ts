@@ -3,8 +3,10 @@
  * registration table that the poll sees, with the exact RFC 6749 / RFC 8628 error bodies.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { markRevoked, markTokensIssued } from '../../src/auth/registrations.ts';
+import { markRevoked, markTokensIssued } from '../../src/domain/agents/registrations.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ctxOf } from '../helpers/challenges.ts';
+import { MovableClock } from '../helpers/clock.ts';
 import {
   claimGrant,
   claimPath,
@@ -12,7 +14,6 @@ import {
   person,
   poll,
   register,
-  sleep,
   submitClaim,
   token,
 } from './support.ts';
@@ -31,9 +32,11 @@ const expired = {
   error_description: 'the claim has expired or was locked; register again for a new code',
 };
 
+// The app's clock: the tests move it past poll intervals and code windows instead of sleeping.
+const clock = new MovableClock();
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { CLAIM_POLL_INTERVAL: '1' } });
+  t = await startTestApp({ env: { CLAIM_POLL_INTERVAL: '1' }, clock: clock.now });
 });
 afterAll(() => t?.stop());
 
@@ -52,7 +55,7 @@ describe('claim pending', () => {
     const fast = await poll(t, registration.claim_token);
     expect(fast.status).toBe(400);
     expect(fast.body).toEqual(slowDown);
-    await sleep(1000);
+    clock.advance(1);
     expect((await poll(t, registration.claim_token)).body).toEqual(pending);
   });
 
@@ -103,7 +106,7 @@ describe('claimed', () => {
     expect(response.body.identity_assertion.split('.')).toHaveLength(3);
     expect(response.body.assertion_expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
-    await sleep(1000);
+    clock.advance(1);
     const again = await poll(t, registration.claim_token);
     expect(again.status).toBe(400);
     expect(again.body).toEqual({
@@ -132,9 +135,7 @@ describe('claimed', () => {
     const client = await person(t, address);
     await submitClaim(client, registration, registration.claim.user_code);
     const wins = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        markTokensIssued(t.app.db.orm.em.fork(), registration.registration_id),
-      ),
+      Array.from({ length: 5 }, () => markTokensIssued(ctxOf(t.app), registration.registration_id)),
     );
     expect(wins.filter(Boolean)).toHaveLength(1);
     const response = await poll(t, registration.claim_token);
@@ -178,7 +179,7 @@ describe('refusals', () => {
 
   test("a revoked registration's claim_token is invalid_grant", async () => {
     const registration = await register(t, email('revoked'));
-    expect(await markRevoked(t.app.db.orm.em.fork(), registration.registration_id)).toBe(true);
+    expect(await markRevoked(ctxOf(t.app), registration.registration_id)).toBe(true);
     const response = await poll(t, registration.claim_token);
     expect(response.body).toEqual({
       error: 'invalid_grant',
@@ -189,8 +190,12 @@ describe('refusals', () => {
 
 describe('windows (USER_CODE_TTL=1)', () => {
   let short: TestApp;
+  const shortClock = new MovableClock();
   beforeAll(async () => {
-    short = await startTestApp({ env: { USER_CODE_TTL: '1', CLAIM_POLL_INTERVAL: '1' } });
+    short = await startTestApp({
+      env: { USER_CODE_TTL: '1', CLAIM_POLL_INTERVAL: '1' },
+      clock: shortClock.now,
+    });
   });
   afterAll(() => short?.stop());
 
@@ -199,7 +204,7 @@ describe('windows (USER_CODE_TTL=1)', () => {
     const registration = await register(short, address);
     expect(registration.claim.expires_in).toBe(1);
     const client = await person(short, address);
-    await sleep(1100);
+    shortClock.advance(1.1);
     const response = await poll(short, registration.claim_token);
     expect(response.status).toBe(400);
     expect(response.body).toEqual(expired);
@@ -218,7 +223,7 @@ describe('windows (USER_CODE_TTL=1)', () => {
     expect(
       (await submitClaim(client, registration, registration.claim.user_code)).response.status,
     ).toBe(200);
-    await sleep(1100);
+    shortClock.advance(1.1);
     const response = await poll(short, registration.claim_token);
     expect(response.status).toBe(200);
     expect(response.body.access_token).toMatch(/^agt_/);
@@ -231,9 +236,7 @@ describe('windows (USER_CODE_TTL=1)', () => {
     expect(
       (await submitClaim(client, registration, registration.claim.user_code)).response.status,
     ).toBe(200);
-    await sleep(
-      Math.max(0, new Date(registration.claim_token_expires).getTime() - Date.now()) + 1100,
-    );
+    shortClock.passBeyond(registration.claim_token_expires, 1.1);
     const response = await poll(short, registration.claim_token);
     expect(response.body).toEqual(expired);
   });

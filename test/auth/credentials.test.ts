@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CredentialError } from '../../src/auth/credentials.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, claimedAgent, email, get, sleep } from './support.ts';
+import { MovableClock } from '../helpers/clock.ts';
+import { bearer, claimedAgent, email, get } from './support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -142,8 +143,9 @@ describe('authenticate()', () => {
 
 describe('expiry without tolerance (ACCESS_TOKEN_TTL=1)', () => {
   let short: TestApp;
+  const clock = new MovableClock();
   beforeAll(async () => {
-    short = await startTestApp({ env: { ACCESS_TOKEN_TTL: '1' } });
+    short = await startTestApp({ env: { ACCESS_TOKEN_TTL: '1' }, clock: clock.now });
   });
   afterAll(() => short?.stop());
 
@@ -152,7 +154,7 @@ describe('expiry without tolerance (ACCESS_TOKEN_TTL=1)', () => {
     expect(agent.tokenResponse.expires_in).toBe(1);
     const { provider } = short.app.server.agentAuth;
     const exp = (await provider.AccessToken.find(agent.accessToken))!.exp! * 1000;
-    await sleep(Math.max(0, exp - Date.now()) + 20);
+    clock.passBeyond(exp, 0.02);
     const response = await get(`${short.baseUrl}/v1/api-keys`, bearer(agent.accessToken));
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(

@@ -12,9 +12,11 @@ import {
   UnsecuredJWT,
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { markRevoked } from '../../src/auth/registrations.ts';
+import { markRevoked } from '../../src/domain/agents/registrations.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, claimedAgent, email, get, jwtBearer, sleep, token } from './support.ts';
+import { ctxOf } from '../helpers/challenges.ts';
+import { MovableClock } from '../helpers/clock.ts';
+import { bearer, claimedAgent, email, get, jwtBearer, token } from './support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -213,7 +215,7 @@ describe('refused assertions are invalid_grant', () => {
 
   test('a revoked registration', async () => {
     const agent = await claimedAgent(t, email('revoked'));
-    await markRevoked(t.app.db.orm.em.fork(), agent.registration.registration_id);
+    await markRevoked(ctxOf(t.app), agent.registration.registration_id);
     const response = await exchange(t, agent.assertion);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
@@ -244,15 +246,16 @@ describe('refused assertions are invalid_grant', () => {
 
 describe('an expired assertion (ASSERTION_TTL=1)', () => {
   let short: TestApp;
+  const clock = new MovableClock();
   beforeAll(async () => {
-    short = await startTestApp({ env: { ASSERTION_TTL: '1' } });
+    short = await startTestApp({ env: { ASSERTION_TTL: '1' }, clock: clock.now });
   });
   afterAll(() => short?.stop());
 
   test('is invalid_grant: restart at registration', async () => {
     const agent = await claimedAgent(short, email('expired'));
     const exp = decodeJwt(agent.assertion).exp! * 1000;
-    await sleep(Math.max(0, exp - Date.now()) + 50);
+    clock.passBeyond(exp, 0.05);
     const response = await exchange(short, agent.assertion);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({

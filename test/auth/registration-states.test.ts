@@ -6,6 +6,7 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { MovableClock } from '../helpers/clock.ts';
 import {
   bearer,
   claimedAgent,
@@ -23,6 +24,8 @@ import {
 const issuer = 'https://idp.example.test';
 let t: TestApp;
 let short: TestApp;
+/** The short-lived app's clock: moved past code windows and assertion lifetimes, never slept. */
+const shortClock = new MovableClock();
 let eventKey: CryptoKey;
 
 beforeAll(async () => {
@@ -32,7 +35,10 @@ beforeAll(async () => {
   t = await startTestApp({
     env: { EVENTS_TRUSTED_ISSUERS: JSON.stringify([{ issuer, jwks: { keys: [jwk] } }]) },
   });
-  short = await startTestApp({ env: { USER_CODE_TTL: '1', ASSERTION_TTL: '1' } });
+  short = await startTestApp({
+    env: { USER_CODE_TTL: '1', ASSERTION_TTL: '1' },
+    clock: shortClock.now,
+  });
 });
 afterAll(async () => {
   await t?.stop();
@@ -48,8 +54,6 @@ const status = async (app: TestApp, id: string) =>
   )[0]?.status;
 const apiStatus = async (accessToken: string) =>
   (await get(`${t.baseUrl}/v1/api-keys`, bearer(accessToken))).status;
-const waitUntil = (ms: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now()) + 50));
 
 describe('Registration and tokens', () => {
   test('(none) → claim pending: POST /agent/identity returns claim_token and the claim block, no assertion', async () => {
@@ -71,7 +75,7 @@ describe('Registration and tokens', () => {
 
   test('claim pending → expired: after the user_code window the poll is expired_token', async () => {
     const registration = await register(short, email('lapsed'));
-    await waitUntil(Date.now() + registration.claim.expires_in * 1000);
+    shortClock.advance(registration.claim.expires_in + 0.05);
     const response = await poll(short, registration.claim_token);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
@@ -116,7 +120,7 @@ describe('Registration and tokens', () => {
 
   test('claimed → ended: a jwt-bearer exchange of an expired assertion is invalid_grant', async () => {
     const agent = await claimedAgent(short, email('ended'));
-    await waitUntil(new Date(agent.tokenResponse.assertion_expires as string).getTime());
+    shortClock.passBeyond(agent.tokenResponse.assertion_expires as string, 0.05);
     const response = await token(short, { grant_type: jwtBearer, assertion: agent.assertion });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({

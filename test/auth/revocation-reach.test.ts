@@ -9,9 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.ts';
-import { markRevoked } from '../../src/auth/registrations.ts';
+import { createApiKey } from '../../src/domain/agents/api-keys.ts';
+import { markRevoked } from '../../src/domain/agents/registrations.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ctxOf } from '../helpers/challenges.ts';
 import { FormClient } from '../helpers/form.ts';
 import {
   byDeadline,
@@ -233,7 +234,7 @@ describe('an open WebSocket', () => {
     const agent = await claimedAgent(t, email('ws-mint'), { scope: 'keys:manage' });
     const socket = await openSocket(t, agentBearer(agent));
     // Revoked in the database only: no event reaches the socket.
-    await markRevoked(t.app.db.orm.em.fork(), agent.registration.registration_id);
+    await markRevoked(ctxOf(t.app), agent.registration.registration_id);
 
     const minted = await new Promise<{ data?: unknown; error?: unknown }>((resolve) =>
       socket.client.subscribe(
@@ -264,7 +265,7 @@ describe('an open WebSocket', () => {
     const stream = await openStream(t, credential);
     const wait = await startWait(t, credential);
     await expect.poll(() => watched(t)).toBe(before + 3);
-    await markRevoked(t.app.db.orm.em.fork(), agent.registration.registration_id);
+    await markRevoked(ctxOf(t.app), agent.registration.registration_id);
 
     // What the timer (CREDENTIAL_RECHECK_INTERVAL) and a Redis resync run.
     await t.app.server.revocations.recheck();
@@ -331,7 +332,7 @@ describe('key lineage', () => {
     const [account] = await em
       .getConnection()
       .execute('select account_id from agent_registration where id = ?', [registrationId]);
-    await markRevoked(em, registrationId);
+    await markRevoked(ctxOf(t.app), registrationId);
     // The insert that lost the race with the revocation: the row exists, the key is refused.
     const { secret } = await createApiKey(
       t.app.db.orm.em.fork(),

@@ -165,5 +165,3 @@ let counter = 0;
 export const email = (name: string) => `${name}-${++counter}-${Date.now()}@example.test`;
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

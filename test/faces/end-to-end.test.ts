@@ -9,14 +9,21 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { TestApp } from '../helpers/app.ts';
-import { postTwilio, startChallengeApp } from '../helpers/challenges.ts';
+import {
+  postTwilio,
+  startChallengeApp,
+  subscribedToAccount,
+  watching,
+} from '../helpers/challenges.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let t: TestApp;
 let key: string;
+let accountId: string;
 beforeAll(async () => {
   t = await startChallengeApp();
-  key = await apiKey(t, await newAccount(t));
+  accountId = await newAccount(t);
+  key = await apiKey(t, accountId);
 });
 afterAll(() => t?.stop());
 
@@ -29,6 +36,7 @@ interface AccountEvent {
 test('open through MCP, watch on GraphQL, deliver through Twilio, wait through /v1, close through GraphQL', async () => {
   // A dashboard subscribes to the account's session events over WebSocket.
   const events: AccountEvent[] = [];
+  const listening = subscribedToAccount(t.app, accountId);
   const ws = createClient({
     url: `${t.baseUrl.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
@@ -36,7 +44,7 @@ test('open through MCP, watch on GraphQL, deliver through Twilio, wait through /
     retryAttempts: 0,
   });
   const subscribed = new Promise<void>((resolve, reject) => {
-    ws.on('connected', () => setTimeout(resolve, 100));
+    listening.then(resolve);
     ws.subscribe<{ accountEvents: AccountEvent }>(
       { query: 'subscription { accountEvents { type sessionId kind } }' },
       {
@@ -67,12 +75,13 @@ test('open through MCP, watch on GraphQL, deliver through Twilio, wait through /
   expect(events.find((e) => e.type === 'session.opened')?.sessionId).toBe(sessionId);
 
   // The agent waits through /v1 while the app under test sends its SMS through Twilio.
+  const ready = watching(t.app, number);
   const waiting = fetch(`${t.baseUrl}/v1/sessions/${sessionId}/wait`, {
     method: 'POST',
     headers: { ...withKey(key), 'content-type': 'application/json' },
     body: JSON.stringify({ timeout: 20 }),
   });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await ready;
   const twilio = await postTwilio(t.baseUrl, {
     to: number,
     from: '+14155550123',

@@ -2,18 +2,22 @@
 import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { subscribedToAccount } from '../helpers/challenges.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let t: TestApp;
 let key: string;
+let accountId: string;
 beforeAll(async () => {
   t = await startTestApp();
-  key = await apiKey(t, await newAccount(t));
+  accountId = await newAccount(t);
+  key = await apiKey(t, accountId);
 });
 afterAll(() => t?.stop());
 
 test('accountEvents streams over SSE: a session opened through /v1 arrives as an event', async () => {
   const abort = new AbortController();
+  const listening = subscribedToAccount(t.app, accountId);
   const response = await fetch(`${t.baseUrl}/graphql`, {
     method: 'POST',
     headers: { ...withKey(key), 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -39,7 +43,7 @@ test('accountEvents streams over SSE: a session opened through /v1 arrives as an
     }
   };
 
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await listening;
   const opened = await fetch(`${t.baseUrl}/v1/sessions`, {
     method: 'POST',
     headers: { ...withKey(key), 'content-type': 'application/json' },

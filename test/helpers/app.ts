@@ -40,6 +40,8 @@ export interface TestAppOptions {
   port?: number;
   /** Collect log lines here (LOG_LEVEL is then `debug` unless env says otherwise). */
   logLines?: string[];
+  /** The app's clock (a `MovableClock`'s `now`), so the test moves time instead of sleeping. */
+  clock?: () => Date;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,7 +74,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logDestination = options.logLines
     ? { write: (line: string) => void options.logLines!.push(line) }
     : undefined;
-  const app = await buildApp(config, { embeddedInMemory: !options.dataDir, logDestination });
+  const app = await buildApp(config, {
+    embeddedInMemory: !options.dataDir,
+    logDestination,
+    clock: options.clock,
+  });
   await app.start(port);
   return {
     app,

@@ -146,3 +146,48 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<{
   }
   throw new Error('expected the operation to be refused, but it succeeded');
 }
+
+/**
+ * Resolves once `count` waits on `app` watch `address` (registered for a hand-off, listening for
+ * the session's events), so a test sends its message after the waiters are in place instead of
+ * sleeping and hoping they are. Call it before starting the waits; the registry stays real (its
+ * `watch` runs as always, this only observes the calls).
+ */
+export function watching(app: App, address: string, count = 1): Promise<void> {
+  const registry = app.challenges.waiters;
+  const watch = registry.watch;
+  let seen = 0;
+  return new Promise((resolve) => {
+    registry.watch = (waiter, at) => {
+      watch.call(registry, waiter, at);
+      if (at !== address || ++seen < count) return;
+      registry.watch = watch;
+      resolve();
+    };
+  });
+}
+
+/**
+ * Resolves once a subscription to `account:<accountId>` on `app` is listening (its first `next`
+ * registered the listener), so a test publishes after a GraphQL subscriber (SSE, WebSocket) is in
+ * place instead of sleeping. Call it before subscribing; the bus stays real, this only observes.
+ */
+export function subscribedToAccount(app: App, accountId: string): Promise<void> {
+  type Subscribe = (...args: unknown[]) => AsyncIterableIterator<unknown>;
+  const pubsub = app.challenges.events.pubsub as unknown as { subscribe: Subscribe };
+  const subscribe = pubsub.subscribe;
+  return new Promise((resolve) => {
+    pubsub.subscribe = (...args) => {
+      const iterator = subscribe.apply(pubsub, args);
+      if (args[0] !== 'account' || args[1] !== accountId) return iterator;
+      pubsub.subscribe = subscribe;
+      const next = iterator.next;
+      iterator.next = (...nextArgs) => {
+        const result = next.apply(iterator, nextArgs);
+        resolve();
+        return result;
+      };
+      return iterator;
+    };
+  });
+}

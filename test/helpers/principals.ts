@@ -3,8 +3,8 @@
  * through the same domain functions the console and /v1/api-keys use.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createApiKey } from '../../src/auth/api-keys.ts';
 import { type Scope, scopes } from '../../src/auth/principal.ts';
+import { createApiKey } from '../../src/domain/agents/api-keys.ts';
 import { Account } from '../../src/entities/account.ts';
 import { User } from '../../src/entities/user.ts';
 import type { TestApp } from './app.ts';

@@ -2,10 +2,9 @@
  * agent.claimed and agent.revoked reach the account's webhooks: the claim statement and the
  * revocation transaction write their outbox rows, and the receiver verifies them.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { markRevoked } from '../../src/auth/registrations.ts';
+import { markRevoked } from '../../src/domain/agents/registrations.ts';
 import { createWebhookEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { email, person, register, submitClaim } from '../auth/support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -51,9 +50,7 @@ test('claiming an agent sends agent.claimed and revoking it sends agent.revoked 
     data: { agent_id: registration.registration_id },
   });
 
-  expect(
-    await markRevoked(t.app.db.orm.em.fork() as EntityManager, registration.registration_id),
-  ).toBe(true);
+  expect(await markRevoked(ctxOf(t.app), registration.registration_id)).toBe(true);
   const [, second] = await receiver.next(2);
   expect(verify(second)).toMatchObject({
     type: 'agent.revoked',

@@ -12,9 +12,9 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type TokenEndpointGrantContext } from 'oidc-provider';
+import { markTokensIssued, pollClaim } from '../../domain/agents/registrations.ts';
 import type { IdentityAssertions } from '../identity-assertion.ts';
 import { isoSeconds } from '../identity-assertion.ts';
-import { markTokensIssued, pollClaim } from '../registrations.ts';
 import { issueAccessToken } from './issue-access-token.ts';
 
 export const grantType = 'urn:latchkey:agent-auth:grant-type:claim';
@@ -26,6 +26,8 @@ export interface ClaimGrantDeps {
   resource: string;
   accessTokenTtl: number;
   pollInterval: number;
+  /** The runtime's clock: polls, intervals and code windows are judged by it. */
+  clock: () => Date;
 }
 
 const invalidGrant = (description: string) =>
@@ -37,8 +39,8 @@ export function buildHandler(deps: ClaimGrantDeps) {
     if (typeof claimToken !== 'string' || claimToken === '') {
       throw new errors.InvalidRequest("missing required parameter 'claim_token'");
     }
-    const em = deps.orm.em.fork();
-    const outcome = await pollClaim(em, claimToken, { pollInterval: deps.pollInterval });
+    const timed = { em: deps.orm.em.fork(), clock: deps.clock };
+    const outcome = await pollClaim(timed, claimToken, { pollInterval: deps.pollInterval });
     switch (outcome.kind) {
       case 'unknown':
         throw invalidGrant('claim_token is not valid');
@@ -70,7 +72,7 @@ export function buildHandler(deps: ClaimGrantDeps) {
       scope: outcome.scope,
       clientId: ctx.oidc.client.clientId,
     });
-    if (!(await markTokensIssued(em, outcome.registrationId))) {
+    if (!(await markTokensIssued(timed, outcome.registrationId))) {
       await token.destroy();
       throw invalidGrant('claim_token has already been used');
     }

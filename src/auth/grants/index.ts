@@ -16,6 +16,7 @@ export interface GrantDeps {
   resource: string;
   accessTokenTtl: number;
   pollInterval: number;
+  clock: () => Date;
 }
 
 export const grantTypes = [claim.grantType, jwtBearer.grantType] as const;

@@ -21,7 +21,7 @@ import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
 import { loadSessionRow } from '../sessions/read.ts';
-import { openSecret } from '../verdicts/consume.ts';
+import { consumeListed, openSecret } from '../verdicts/consume.ts';
 import { linkMatches } from './receive.ts';
 
 export interface MessageView {
@@ -114,14 +114,12 @@ export async function listMessages(
   const consumedNow = new Map<string, Date>();
   const unconsumed = page.filter((r) => r.verdict_id && !r.consumed_at).map((r) => r.verdict_id!);
   if (canRead && unconsumed.length) {
-    const now = ctx.clock();
-    const taken = await ctx.em.execute<{ id: string }[]>(
-      `update verdict set consumed_at = ?, consumed_by = ?
-       where id in (?) and consumed_at is null
-       returning id`,
-      [now, `messages:${principal.credentialId}`, unconsumed],
+    const { taken, at } = await consumeListed(
+      ctx,
+      unconsumed,
+      `messages:${principal.credentialId}`,
     );
-    for (const { id } of taken) consumedNow.set(id, now);
+    for (const id of taken) consumedNow.set(id, at);
   }
 
   const messages = page.map((row): MessageView => {

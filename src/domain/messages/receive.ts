@@ -32,7 +32,7 @@ import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/
 import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 import { registrable } from '../sessions/target-policy.ts';
-import type { DeliveredVerdict } from '../verdicts/consume.ts';
+import type { DeliveredVerdict } from '../verdicts/delivered.ts';
 import { announceVerdict, returnClaimed } from '../verdicts/outbox.ts';
 import { enqueueCte } from '../webhooks/events.ts';
 

@@ -94,6 +94,10 @@ export function toSessionView(row: SessionRow, now: Date): SessionView {
   return view;
 }
 
+/**
+ * The hint every face returns as next_step. Face-neutral: each face names its own way to wait
+ * (a /v1 route, a GraphQL field, an MCP tool), so the domain names none of them.
+ */
 function nextStep(session: SessionView): string {
   if (session.state === 'completed')
     return 'The session is closed. Open a new session to receive another code.';
@@ -101,12 +105,12 @@ function nextStep(session: SessionView): string {
     return 'The session has expired. Open a new session to receive another code.';
   switch (session.channel) {
     case 'sms_otp':
-      return `Enter ${session.number} as the phone number in the app and request the code, then call wait_for_verdict with this session_id.`;
+      return `Enter ${session.number} as the phone number in the app and request the code, then wait for this session's verdict.`;
     case 'email_otp':
-      return `Enter ${session.inboxAddress} as the email address in the app and request the code, then call wait_for_verdict with this session_id.`;
+      return `Enter ${session.inboxAddress} as the email address in the app and request the code, then wait for this session's verdict.`;
     case 'magic_link':
-      return `Enter ${session.inboxAddress} as the email address in the app and request the sign-in link, then call wait_for_verdict with this session_id and open magic_link.`;
+      return `Enter ${session.inboxAddress} as the email address in the app and request the sign-in link, then wait for this session's verdict and open its magic_link.`;
     case 'totp':
-      return 'When the app asks for the code from an authenticator app, call wait_for_verdict with this session_id and enter otp_code before valid_until.';
+      return "When the app asks for the code from an authenticator app, wait for this session's verdict and enter its otp_code before valid_until.";
   }
 }

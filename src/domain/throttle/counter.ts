@@ -31,21 +31,6 @@ export async function hit(
   return { count: row!.count, windowEndsAt: new Date(row!.window_ends_at) };
 }
 
-/** The live count of `key`, or 0 when its window has ended. */
-export async function peek(
-  em: EntityManager,
-  key: string,
-  now = new Date(),
-): Promise<CounterState> {
-  const [row] = await em.execute<{ count: number; window_ends_at: Date }[]>(
-    'select count, window_ends_at from throttle_counter where key = ? and window_ends_at > ?',
-    [key, now],
-  );
-  return row
-    ? { count: row.count, windowEndsAt: new Date(row.window_ends_at) }
-    : { count: 0, windowEndsAt: now };
-}
-
 /** Gives one counted attempt back (a success must not use up an address's allowance). */
 export async function reward(em: EntityManager, key: string): Promise<void> {
   await em.execute('update throttle_counter set count = greatest(count - 1, 0) where key = ?', [

@@ -1,5 +1,7 @@
 /**
- * Consumption: the one place a verdict is handed out, exactly once.
+ * Consumption: the one place a verdict is handed out, exactly once, whether a waiter takes the
+ * oldest one (`consumeNext`) or a message listing with otp:read takes what it shows
+ * (`consumeListed`, messages/list.ts).
  *
  * A single conditional UPDATE (`… and consumed_at is null`) decides the winner among any number of
  * waiters and listings on any instances. The row is picked `FOR UPDATE` — deliberately not
@@ -13,26 +15,7 @@ import type { MessageMedium, SenderAuthentication } from '../../entities/inbound
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
-
-export interface DeliveredVerdict {
-  verdictId: string;
-  messageId: string;
-  sessionId: string;
-  kind: VerdictKind;
-  otpCode: string | null;
-  magicLink: string | null;
-  webauthnRequired: boolean;
-  receivedAt: Date;
-  /** The sender: a phone number, short code or sender id; an email address. */
-  from: string;
-  medium: MessageMedium;
-  /** Email: the From address and whether SPF/DKIM/DMARC vouch for it; null for SMS. */
-  sender: SenderAuthentication | null;
-  /** Magic links: the link's registrable domain. */
-  linkDomain: string | null;
-  /** Magic links: whether that is the target's registrable domain; null without a target. */
-  linkMatchesTarget: boolean | null;
-}
+import type { DeliveredVerdict } from './delivered.ts';
 
 interface ConsumedRow {
   id: string;
@@ -113,4 +96,24 @@ async function consume(
         ? null
         : row.link_domain === row.target_domain,
   };
+}
+
+/**
+ * Takes, for `consumer`, those of the listed verdicts nobody has consumed yet (one conditional
+ * UPDATE, so a waiter and a listing never both get one); the ids taken and when.
+ */
+export async function consumeListed(
+  ctx: DomainContext,
+  verdictIds: readonly string[],
+  consumer: string,
+): Promise<{ taken: Set<string>; at: Date }> {
+  const at = ctx.clock();
+  if (verdictIds.length === 0) return { taken: new Set(), at };
+  const rows = await ctx.em.execute<{ id: string }[]>(
+    `update verdict set consumed_at = ?, consumed_by = ?
+     where id in (?) and consumed_at is null
+     returning id`,
+    [at, consumer, verdictIds],
+  );
+  return { taken: new Set(rows.map((row) => row.id)), at };
 }

@@ -3,7 +3,7 @@
  *
  * `announceVerdict` runs after the statement that stored the verdict committed: it publishes on
  * `session:<id>` (waiters wake at once on this instance, through Redis on the others), then marks
- * `published_at`, batched in the background (`PublishedMarks`). A verdict handed straight to a
+ * `published_at`, batched in the background (`PublishedMarks`, published-marks.ts). A verdict handed straight to a
  * waiter of this instance is stored consumed and marked, and needs no announcement.
  * If the process dies between commit and publish, or Redis refused the event, the verdict stays
  * unmarked and `relayUnpublished` — run by the sweeper on every instance — claims it (SKIP
@@ -11,11 +11,10 @@
  * if publishing failed. A verdict may thus be announced twice; that is harmless, because delivery
  * is decided by the atomic consume, not by the event.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
-import type { DeliveredVerdict } from './consume.ts';
+import type { DeliveredVerdict } from './delivered.ts';
 
 export interface VerdictAnnouncement {
   verdictId: string;
@@ -26,9 +25,6 @@ export interface VerdictAnnouncement {
 
 /** How long a verdict may stay unmarked before the relay assumes its publisher is gone. */
 const RELAY_GRACE_MS = 5_000;
-/** Marks are written at most this long after their announcement, or at this many at once. */
-const MARK_DELAY_MS = 20;
-const MARK_BATCH = 200;
 
 /** Publishes a committed verdict on its session's topic, then queues its outbox mark. */
 export async function announceVerdict(ctx: DomainContext, verdict: VerdictAnnouncement) {
@@ -70,56 +66,6 @@ export async function returnClaimed(
     [verdict.verdictId, consumer],
   );
   if (released.length) await announceVerdict(ctx, verdict);
-}
-
-/**
- * The outbox marks, written in batches: one UPDATE for every verdict announced in the last few
- * milliseconds, off the ingest path, so a busy instance does not pay a write per message. A mark
- * lost to a crash only means one more announcement by the relay.
- */
-export class PublishedMarks {
-  readonly #orm: MikroORM;
-  readonly #clock: () => Date;
-  readonly #onError: (error: unknown) => void;
-  #pending: string[] = [];
-  #timer: NodeJS.Timeout | undefined;
-  #flushing: Promise<void> = Promise.resolve();
-
-  constructor(orm: MikroORM, clock: () => Date, onError: (error: unknown) => void) {
-    this.#orm = orm;
-    this.#clock = clock;
-    this.#onError = onError;
-  }
-
-  add(verdictId: string) {
-    this.#pending.push(verdictId);
-    if (this.#pending.length >= MARK_BATCH) void this.flush();
-    else this.#timer ??= setTimeout(() => void this.flush(), MARK_DELAY_MS).unref();
-  }
-
-  /** Writes what is pending; resolves when every mark so far is written. */
-  flush(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const ids = this.#pending;
-    this.#pending = [];
-    if (ids.length) {
-      this.#flushing = this.#flushing
-        .then(() =>
-          this.#orm.em
-            .fork()
-            .execute(
-              'update verdict set published_at = ? where id in (?) and published_at is null',
-              [this.#clock(), ids],
-            ),
-        )
-        .then(
-          () => undefined,
-          (error) => this.#onError(error),
-        );
-    }
-    return this.#flushing;
-  }
 }
 
 /** Announces verdicts left unmarked; returns how many it claimed. */

@@ -31,7 +31,8 @@ import type { DomainContext } from '../context.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
 import { endedError, loadSessionRow, sessionEndedError } from '../sessions/read.ts';
 import { effectiveState } from '../sessions/views.ts';
-import { consumeNext, type DeliveredVerdict } from './consume.ts';
+import { consumeNext } from './consume.ts';
+import type { DeliveredVerdict } from './delivered.ts';
 import { returnClaimed } from './outbox.ts';
 import { LocalWaiter } from './waiters.ts';
 

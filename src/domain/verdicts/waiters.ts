@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors/index.ts';
-import type { DeliveredVerdict } from './consume.ts';
+import type { DeliveredVerdict } from './delivered.ts';
 
 /** One waiting caller, as the registry sees it. */
 export class LocalWaiter {

@@ -17,8 +17,10 @@
  * then `failed`. An endpoint that has failed without a single success for 5 days is disabled.
  * The clock is the domain's injected clock, so tests move time instead of waiting.
  */
+
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ChallengeDeps } from '../context.ts';
+import type { Sealer } from '../messages/sealer.ts';
 import { openSecret } from './secrets.ts';
 import {
   type AttemptOutcome,
@@ -40,6 +42,17 @@ const HOUSEKEEPING_MS = 60_000;
 /** Finished deliveries are kept this long for the listings, then deleted. */
 const KEEP_FINISHED_MS = 30 * 24 * 3600 * 1000;
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * What the worker uses of the runtime (the domain context satisfies it). Named here rather than
+ * imported, so the context, which holds a WebhookService, and this module do not import each other.
+ */
+export interface WebhookWorkerDeps {
+  orm: MikroORM;
+  sealer: Sealer;
+  clock: () => Date;
+  log: { warn(object: object, message: string): void };
+}
 
 export interface WebhookSettings {
   allowPrivate: boolean;
@@ -90,7 +103,7 @@ export class WebhookService {
   readonly allowPrivate: boolean;
   readonly attemptTimeoutMs: number;
   readonly metrics = webhookMetrics();
-  #deps: ChallengeDeps | undefined;
+  #deps: WebhookWorkerDeps | undefined;
   // Sockets per host up to the instance's whole budget: many customers' endpoints may share a
   // host (a SaaS inbox), and the per-endpoint limit is enforced by the claim, not by the agent.
   #agents: SenderAgents = createSenderAgents(MAX_IN_FLIGHT);
@@ -108,7 +121,7 @@ export class WebhookService {
   }
 
   /** Starts polling the outbox with `deps` (the runtime's, including its clock). */
-  start(deps: ChallengeDeps) {
+  start(deps: WebhookWorkerDeps) {
     this.#deps = deps;
     this.#stopped = false;
     this.#timer = setInterval(() => this.wake(), POLL_MS).unref();

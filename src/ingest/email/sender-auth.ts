@@ -66,11 +66,6 @@ export interface SenderAuthenticator {
   authenticate(raw: Buffer, envelope: SmtpEnvelope): Promise<SenderAuthentication>;
 }
 
-/** Checks DNS_SERVERS the way the resolver will use them; throws with node's reason. */
-export function checkDnsServers(servers: readonly string[]) {
-  new Resolver().setServers([...servers]);
-}
-
 export function createSenderAuthenticator(
   options: SenderAuthenticatorOptions,
 ): SenderAuthenticator {

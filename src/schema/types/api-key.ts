@@ -1,13 +1,14 @@
 /** API keys of the account: listed without their secrets; a new key's secret is shown once. */
+
+import { type Scope, scopes } from '../../auth/principal.ts';
+import { announceRevocation } from '../../auth/revocation.ts';
 import {
   type ApiKeyView,
   createApiKey,
   deleteApiKey,
   listApiKeys,
   viewOf,
-} from '../../auth/api-keys.ts';
-import { type Scope, scopes } from '../../auth/principal.ts';
-import { announceRevocation } from '../../auth/revocation.ts';
+} from '../../domain/agents/api-keys.ts';
 import { AppError } from '../../errors/index.ts';
 import { builder } from '../builder.ts';
 

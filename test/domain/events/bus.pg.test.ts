@@ -51,9 +51,9 @@ describe('Redis-shared bus', () => {
     try {
       const id = `acc_${Math.random().toString(36).slice(2)}`;
       const iterator = b.pubsub.subscribe('account', id)[Symbol.asyncIterator]();
+      // The first next() starts the repeater, which registers its listener synchronously
+      // (graphql-yoga's createPubSub over @repeaterjs): nothing to wait for before publishing.
       const next = iterator.next();
-      // Let the repeater register its listener before publishing.
-      await new Promise((resolve) => setTimeout(resolve, 20));
       a.pubsub.publish('account', id, { type: 'session.expired', sessionId: 's', at: 'then' });
       expect((await next).value).toEqual({ type: 'session.expired', sessionId: 's', at: 'then' });
       await iterator.return?.();

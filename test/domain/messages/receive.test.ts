@@ -20,6 +20,7 @@ import {
   rejectionOf,
   startChallengeApp,
   TestClock,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -197,8 +198,9 @@ describe('hand-off to a waiter on this instance', () => {
   test('the verdict is stored already consumed by the waiting caller and needs no announcement', async () => {
     const principal = principalFor(await createAccount(t.app));
     const session = await openSession(ctxOf(t.app), principal);
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const stored = await sms(session.number!, 'Your code is 577215');
     expect(await waiting).toMatchObject({ verdict: 'otp_code', otpCode: '577215' });
     const [row] = await t.app.db.orm.em
@@ -263,8 +265,9 @@ describe('the verdict outbox', () => {
   test('a verdict whose event could not be published is committed all the same, then announced by the sweep', async () => {
     const principal = principalFor(await createAccount(t.app));
     const session = await openSession(ctxOf(t.app), principal);
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     // The event target refuses (Redis down, or the process dies right after the commit).
     const failing = {
       ...t.app.challenges.events,

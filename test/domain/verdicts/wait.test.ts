@@ -19,6 +19,7 @@ import {
   principalFor,
   rejectionOf,
   startChallengeApp,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -64,8 +65,9 @@ describe('delivery', () => {
 
   test('a waiter blocks until the message arrives, then gets its code', async () => {
     const { principal, session } = await openFor();
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ready;
     const sent = Date.now();
     await sms(session.number!, '123456 is your sign-in code');
     const result = await waiting;
@@ -78,13 +80,14 @@ describe('delivery', () => {
     const { principal, session } = await openFor();
     let sent = 0;
     let deliveredAfter = Number.POSITIVE_INFINITY;
+    const ready = watching(t.app, session.number!, 5);
     const waiters = Array.from({ length: 5 }, () =>
       waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 3 }).then((result) => {
         if (result.verdict !== 'timeout') deliveredAfter = Date.now() - sent;
         return result;
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     sent = Date.now();
     await sms(session.number!, 'Use 918273 to sign in.');
     const results = await Promise.all(waiters);
@@ -186,10 +189,11 @@ describe('refusals', () => {
 
   test('closing the session while a caller waits ends the wait with session_closed', async () => {
     const { principal, session } = await openFor();
+    const ready = watching(t.app, session.number!);
     const waiting = rejectionOf(
       waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     await closeSession(ctxOf(t.app), principal, session.id);
     expect(await waiting).toMatchObject({ code: 'session_closed' });
   });
@@ -206,8 +210,9 @@ describe('refusals', () => {
 
   test('a reroute during a wait keeps it waiting, and a code to the new number arrives', async () => {
     const { principal, session } = await openFor();
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const { session: moved } = await rerouteSession(ctxOf(t.app), principal, session.id);
     await sms(moved.number!, 'Code 777888');
     expect(await waiting).toMatchObject({ verdict: 'otp_code', otpCode: '777888' });
@@ -242,10 +247,11 @@ describe('cost of waiting', () => {
     try {
       const principal = principalFor(await createAccount(local.app));
       const session = await openSession(ctxOf(local.app), principal);
+      const ready = watching(local.app, session.number!);
       const waiting = rejectionOf(
         waitForVerdict(ctxOf(local.app), principal, session.id, { timeout: 30 }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await ready;
       local.app.challenges.waiters.close();
       expect(await waiting).toMatchObject({ code: 'service_unavailable', status: 503 });
       const late = await rejectionOf(

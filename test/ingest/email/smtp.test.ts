@@ -17,6 +17,7 @@ import {
   principalFor,
   rejectionOf,
   startChallengeApp,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -43,8 +44,9 @@ async function openFor(channel: 'email_otp' | 'magic_link') {
 describe('SMTP ingest', () => {
   test('an email with a code reaches the waiting agent (email_otp)', async () => {
     const { principal, session } = await openFor('email_otp');
+    const ready = watching(t.app, session.inboxAddress!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     const info = await transport().sendMail({
       from: 'Acme <no-reply@acme.example>',
@@ -65,8 +67,9 @@ describe('SMTP ingest', () => {
 
   test('a sign-in link reaches the waiting agent (magic_link), the recipient matched in any case', async () => {
     const { principal, session } = await openFor('magic_link');
+    const ready = watching(t.app, session.inboxAddress!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     await transport().sendMail({
       from: 'login@acme.example',

@@ -16,6 +16,7 @@ import {
   principalFor,
   startChallengeApp,
   TestClock,
+  watching,
 } from '../../helpers/challenges.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 
@@ -54,8 +55,9 @@ describe('two instances, one database, one Redis', () => {
   test('a message arriving on instance A wakes the waiter on instance B at once', async () => {
     const principal = principalFor(await createAccount(a.app));
     const session = await openSession(ctxOf(a.app), principal);
+    const ready = watching(b.app, session.number!);
     const waiting = waitForVerdict(ctxOf(b.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     const response = await postTwilio(a.baseUrl, {
       to: session.number!,
@@ -69,10 +71,14 @@ describe('two instances, one database, one Redis', () => {
   test('5 waiters spread over both instances and one message: exactly one delivery', async () => {
     const principal = principalFor(await createAccount(a.app));
     const session = await openSession(ctxOf(b.app), principal);
+    const ready = Promise.all([
+      watching(a.app, session.number!, 2),
+      watching(b.app, session.number!, 3),
+    ]);
     const waiters = [a, b, a, b, b].map((instance) =>
       waitForVerdict(ctxOf(instance.app), principal, session.id, { timeout: 2 }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await ready;
     await postTwilio(b.baseUrl, { to: session.number!, body: 'Your code is 173205' });
     const results = await Promise.all(waiters);
     expect(results.filter((r) => r.verdict === 'otp_code')).toHaveLength(1);

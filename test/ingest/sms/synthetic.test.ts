@@ -3,8 +3,8 @@
  * the customer's own session, authenticated like any /v1 call, and the waiting agent gets the code.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApiKey } from '../../../src/auth/api-keys.ts';
 import type { Scope } from '../../../src/auth/principal.ts';
+import { createApiKey } from '../../../src/domain/agents/api-keys.ts';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { waitForVerdict } from '../../../src/domain/verdicts/wait.ts';
 import type { TestApp } from '../../helpers/app.ts';
@@ -14,6 +14,7 @@ import {
   ctxOf,
   principalFor,
   startChallengeApp,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -43,8 +44,9 @@ describe('POST /v1/synthetic/sms', () => {
     const accountId = await createAccount(t.app);
     const principal = principalFor(accountId);
     const session = await openSession(ctxOf(t.app), principal);
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     const response = await send(await apiKey(accountId), {
       to: session.number,

@@ -18,6 +18,7 @@ import {
   startChallengeApp,
   TWILIO_TOKEN,
   twilioParams,
+  watching,
 } from '../../helpers/challenges.ts';
 
 let t: TestApp;
@@ -35,8 +36,9 @@ async function openFor() {
 describe('POST /ingest/sms/twilio', () => {
   test('a signed message is acknowledged with TwiML and its code delivered to the waiting agent', async () => {
     const { principal, session } = await openFor();
+    const ready = watching(t.app, session.number!);
     const waiting = waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ready;
     const sent = Date.now();
     const response = await postTwilio(t.baseUrl, {
       to: session.number!,

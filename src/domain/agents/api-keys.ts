@@ -10,14 +10,16 @@
  * revoking the origin revokes everything derived from it, at once, in one statement: deleting a
  * key deletes the keys it minted (recursively), revoking a registration deletes every key that
  * derives from it. A key is honoured only while its registration is still claimed, so a key
- * minted in the instant a revocation commits is dead on arrival (as access tokens are, adapter.ts).
+ * minted in the instant a revocation commits is dead on arrival (as access tokens are,
+ * src/auth/adapter.ts). Only `resolveApiKey` reads the clock, from its context.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account } from '../entities/account.ts';
-import { ApiKey } from '../entities/api-key.ts';
-import { AppError } from '../errors/index.ts';
-import { scopes as allScopes, type Scope } from './principal.ts';
-import { randomSecret, sha256Hex } from './secrets.ts';
+import { scopes as allScopes, type Scope } from '../../auth/principal.ts';
+import { randomSecret, sha256Hex } from '../../auth/secrets.ts';
+import { Account } from '../../entities/account.ts';
+import { ApiKey } from '../../entities/api-key.ts';
+import { AppError } from '../../errors/index.ts';
+import type { TimedContext } from '../context.ts';
 
 export const apiKeyPrefix = 'lk_live_';
 const apiKeyPattern = /^lk_live_[A-Za-z0-9_-]{43}$/;
@@ -109,7 +111,7 @@ async function lineageFor(em: EntityManager, createdBy: string) {
 /**
  * Deletes a key of this account and every key it minted, down the tree, in one statement; the
  * ids deleted (empty when the key is not there, another account's id included). The caller
- * announces them (revocation.ts) once this committed.
+ * announces them (src/auth/revocation.ts) once this committed.
  */
 export async function deleteApiKey(
   em: EntityManager,
@@ -159,10 +161,10 @@ export interface ResolvedApiKey {
 
 /** The key behind a presented secret, recording its use; null when unknown. */
 export async function resolveApiKey(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   secret: string,
-  now = new Date(),
 ): Promise<ResolvedApiKey | null> {
+  const now = clock();
   if (!isApiKeyShaped(secret)) return null;
   const [row] = await em.execute<
     {

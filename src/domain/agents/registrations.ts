@@ -1,19 +1,24 @@
 /**
  * Agent registrations: creation, the claim grant's polling bookkeeping, the person's claim on the
- * console, and revocation. The spec's table "Registration and tokens" is implemented here.
+ * console, and revocation. The spec's table "Registration and tokens" is implemented here; the
+ * faces that drive it are the registration route and claim grant (src/auth) and the console.
+ *
+ * Every operation that reads the clock takes it from its context (`ctx.clock`), so tests move time
+ * instead of sleeping through a poll interval or a code's lifetime.
  *
  * Every state change is one conditional UPDATE … WHERE status = … RETURNING (never read-then-
  * write), so with several instances on one database each transition happens exactly once: one
  * claim, one hand-out of tokens per claim token, one lock after the 5th wrong code.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { enqueueCte, enqueueWebhookEvent } from '../domain/webhooks/events.ts';
-import { AgentRegistration, type RegistrationStatus } from '../entities/agent-registration.ts';
-import type { User } from '../entities/user.ts';
-import { AppError } from '../errors/index.ts';
+import { digestsEqual, randomSecret, sha256Hex } from '../../auth/secrets.ts';
+import { generateUserCode, userCodeDigest } from '../../auth/user-codes.ts';
+import { AgentRegistration, type RegistrationStatus } from '../../entities/agent-registration.ts';
+import type { User } from '../../entities/user.ts';
+import { AppError } from '../../errors/index.ts';
+import type { TimedContext } from '../context.ts';
+import { enqueueCte, enqueueWebhookEvent } from '../webhooks/events.ts';
 import { deleteRegistrationKeys } from './api-keys.ts';
-import { digestsEqual, randomSecret, sha256Hex } from './secrets.ts';
-import { generateUserCode, userCodeDigest } from './user-codes.ts';
 
 /** RFC 8628 §5.1: wrong codes allowed before the claim is locked. */
 export const maxClaimAttempts = 5;
@@ -35,11 +40,11 @@ export interface NewRegistration {
 }
 
 export async function createRegistration(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   input: { email: string; scope: string; name?: string | null },
   policy: RegistrationPolicy,
-  now = new Date(),
 ): Promise<NewRegistration> {
+  const now = clock();
   const claimToken = randomSecret('clm');
   const claimAttemptToken = randomSecret('cla');
   const userCode = generateUserCode();
@@ -91,11 +96,11 @@ interface PollRow {
  * interval check.
  */
 export async function pollClaim(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   claimToken: string,
   policy: Pick<RegistrationPolicy, 'pollInterval'>,
-  now = new Date(),
 ): Promise<PollOutcome> {
+  const now = clock();
   const [row] = await em.execute<PollRow[]>(
     `with previous as (
        select id, last_polled_at from agent_registration where claim_token_hash = ? for update)
@@ -137,10 +142,10 @@ function tooSoon(previous: Date, now: Date, interval: number) {
 
 /** Spends the claim token: true for exactly one caller per registration. */
 export async function markTokensIssued(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   registrationId: string,
-  now = new Date(),
 ): Promise<boolean> {
+  const now = clock();
   const rows = await em.execute<{ id: string }[]>(
     `update agent_registration set tokens_issued_at = ?, updated_at = ?
      where id = ? and status = 'claimed' and tokens_issued_at is null returning id`,
@@ -155,11 +160,11 @@ export function findByClaimAttemptToken(em: EntityManager, claimAttemptToken: st
   return em.findOne(AgentRegistration, { claimAttemptTokenHash: sha256Hex(claimAttemptToken) });
 }
 
-/** Why a registration cannot be claimed right now, or null when it can. */
+/** Why a registration cannot be claimed at `now` (the caller's clock), or null when it can. */
 export function claimRefusal(
   registration: AgentRegistration,
   user: User,
-  now = new Date(),
+  now: Date,
 ): AppError | null {
   if (registration.claimEmail !== user.email.toLowerCase()) {
     return new AppError(
@@ -189,11 +194,11 @@ export function claimRefusal(
  * counts, and the 5th wrong one locks the claim (status `expired`).
  */
 export async function claimRegistration(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   input: { claimAttemptToken: string; code: string; user: User },
   policy: Pick<RegistrationPolicy, 'userCodePepper'>,
-  now = new Date(),
 ): Promise<AgentRegistration> {
+  const now = clock();
   const registration = await findByClaimAttemptToken(em, input.claimAttemptToken);
   if (!registration) throw new AppError('not_found', 'This claim link is not valid.');
   const refusal = claimRefusal(registration, input.user, now);
@@ -260,18 +265,19 @@ export async function claimRegistration(
  * Revokes a registration (status `revoked`) and everything derived from it, in one transaction:
  * its access tokens and every API key of its lineage (keys the agent minted, keys those keys
  * minted, …), so a compromised agent leaves nothing behind that still works. From the commit on,
- * none of its tokens or keys is found any more even where a row survived a race (adapter.ts and
- * api-keys.ts join the registration). Returns the revoked credentials (registration and key ids)
- * for the caller to announce after commit (revocation.ts), or null when the registration was not
- * live (unknown, expired or already revoked: nothing changes, nothing to announce).
+ * none of its tokens or keys is found any more even where a row survived a race
+ * (src/auth/adapter.ts and api-keys.ts join the registration). Returns the revoked credentials
+ * (registration and key ids) for the caller to announce after commit (src/auth/revocation.ts),
+ * or null when the registration was not live (unknown, expired or already revoked: nothing
+ * changes, nothing to announce).
  */
 export async function revokeRegistration(
-  em: EntityManager,
+  { em, clock }: TimedContext,
   registrationId: string,
-  now = new Date(),
   /** Only if the registration belongs to this account (the console's Disconnect). */
   accountId?: string,
 ): Promise<string[] | null> {
+  const now = clock();
   return em.transactional(async (tx) => {
     const rows = await tx.execute<{ id: string; account_id: string | null }[]>(
       `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
@@ -299,16 +305,13 @@ export async function revokeRegistration(
 }
 
 /** `revokeRegistration` for callers that announce nothing (tests, scripts): whether it changed. */
-export async function markRevoked(
-  em: EntityManager,
-  registrationId: string,
-  now = new Date(),
-): Promise<boolean> {
-  return (await revokeRegistration(em, registrationId, now)) !== null;
+export async function markRevoked(ctx: TimedContext, registrationId: string): Promise<boolean> {
+  return (await revokeRegistration(ctx, registrationId)) !== null;
 }
 
 /** Deletes registrations nobody can use any more (never claimed, claim token long gone). */
-export async function sweepRegistrations(em: EntityManager, now = new Date()) {
+export async function sweepRegistrations({ em, clock }: TimedContext) {
+  const now = clock();
   await em.execute(
     `delete from agent_registration
      where account_id is null and claim_token_expires_at <= ?`,
