@@ -5,11 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  type Extraction,
-  extractFromEmail,
-  extractFromSms,
-} from '../../src/ingest/extract/index.ts';
+import { type Extraction, extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 export interface CorpusRecord {
   id: string;

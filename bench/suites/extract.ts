@@ -1,5 +1,5 @@
 /**
- * Benchmark: OTP / magic-link extraction throughput (src/ingest/extract).
+ * Benchmark: OTP / magic-link extraction throughput (src/extract).
  *
  * Measures messages per second on one core for the SMS and the HTML emails of the development
  * corpus: a warm-up, then several timed rounds, reporting the median round. A trivial baseline
@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { extractFromEmail, extractFromSms } from '../../src/ingest/extract/index.ts';
+import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 interface CorpusRecord {
   channel: 'sms' | 'email';

@@ -4,7 +4,7 @@
  * layouts that are not in the corpus.
  */
 import { describe, expect, test } from 'vitest';
-import { extractFromEmail, extractFromSms } from '../../../src/ingest/extract/index.ts';
+import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 const FOOTER = `
 <p style="font-size:12px;color:#999">

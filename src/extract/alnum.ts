@@ -4,9 +4,8 @@
  * interleaved) from words with a number (`SAVE15`, promo style), numbers with a unit (`100GB`),
  * masked endings (`XX9921`) and hash-like mixed-case tokens.
  */
-import type { CodeCandidate } from './candidates.ts';
 import { isAlnum, neighbourBefore, PATH_NEIGHBOURS } from './chars.ts';
-import type { Evidence } from './evidence.ts';
+import type { CodeCandidate, Evidence } from './evidence.ts';
 import { isWordLetter } from './matcher.ts';
 
 export function scanAlnum(text: string, start: number, end: number, out: CodeCandidate[]): void {

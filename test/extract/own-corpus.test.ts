@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { evaluate, familyOf, loadSplit, SPLITS, summarize } from '../../../bench/lib/corpus.ts';
+import { evaluate, familyOf, loadSplit, SPLITS, summarize } from '../../bench/lib/corpus.ts';
 
 const FAMILIES = ['promo', 'distractor', 'mixed', 'sms-link', 'html'];
 const tune = loadSplit('tune');

@@ -11,7 +11,7 @@ import {
   extractFromEmail,
   extractFromSms,
   type SmsMessage,
-} from '../../../src/ingest/extract/index.ts';
+} from '../../src/extract/index.ts';
 
 /** Safety bound per message, far above the typical ~0.05 ms; not a performance claim. */
 const BOUND_MS = 250;

@@ -13,8 +13,7 @@
  * same sentence.
  * Invariant: only the strongest hit per positive class counts, so repeating "code" adds nothing.
  */
-import type { CodeCandidate } from './candidates.ts';
-import type { Evidence } from './evidence.ts';
+import type { CodeCandidate, Evidence } from './evidence.ts';
 import type { Hit } from './lexicon.ts';
 import { hitsBetween, type Segment } from './segment.ts';
 

@@ -3,7 +3,7 @@
  * with a code (the distractor must lose) and without one (nothing may be invented).
  */
 import { describe, expect, test } from 'vitest';
-import { extractFromSms } from '../../../src/ingest/extract/index.ts';
+import { extractFromSms } from '../../src/extract/index.ts';
 
 type Case = readonly [description: string, text: string, code: string | null];
 

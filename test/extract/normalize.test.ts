@@ -3,7 +3,7 @@
  * case is kept, and folding never changes the length (offsets stay valid).
  */
 import { describe, expect, test } from 'vitest';
-import { foldText, normalizeText } from '../../../src/ingest/extract/normalize.ts';
+import { foldText, normalizeText } from '../../src/extract/normalize.ts';
 
 const DIGIT_SETS: Record<string, number> = {
   'full-width': 0xff10,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { extractFromEmail, extractFromSms } from '../../../src/ingest/extract/index.ts';
+import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 interface CorpusRecord {
   id: string;
@@ -23,7 +23,7 @@ interface CorpusRecord {
 // The corpus lives in shared/, beside the checkout (as on every developer's machine and in CI).
 const CORPUS =
   process.env.LATCHKEY_CORPUS ??
-  fileURLToPath(new URL('../../../../shared/corpus/otp-dev.jsonl', import.meta.url));
+  fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url));
 const records: CorpusRecord[] = existsSync(CORPUS)
   ? readFileSync(CORPUS, 'utf8')
       .split('\n')

@@ -5,7 +5,7 @@
  * tests (none is copied from a corpus), so they check the rule, not a memorised record.
  */
 import { describe, expect, test } from 'vitest';
-import { extractFromEmail, extractFromSms } from '../../../src/ingest/extract/index.ts';
+import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 const sms = (text: string) => extractFromSms({ from: 'TEST', text });
 

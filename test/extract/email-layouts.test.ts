@@ -3,7 +3,7 @@
  * hyphenated letter codes, receipts with a code, footers full of numbers.
  */
 import { describe, expect, test } from 'vitest';
-import { extractFromEmail } from '../../../src/ingest/extract/index.ts';
+import { extractFromEmail } from '../../src/extract/index.ts';
 
 const FOOTER = `<p style="font-size:11px;color:#888">Acme Inc. · 1600 Harbor Blvd, Suite 300, Oakland, CA 94607 ·
   © 2025 Acme · Questions? Call 1-800-555-0142 ·

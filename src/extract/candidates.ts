@@ -22,20 +22,8 @@ import {
   neighbourBefore,
   PATH_NEIGHBOURS,
 } from './chars.ts';
-import type { Evidence } from './evidence.ts';
+import type { CodeCandidate, Evidence } from './evidence.ts';
 import type { Segment } from './segment.ts';
-
-export interface CodeCandidate {
-  /** What a person types: separators and prefix removed, case kept. */
-  readonly value: string;
-  /** Span used for context, prefix included. */
-  readonly start: number;
-  readonly end: number;
-  readonly kind: 'digits' | 'alnum';
-  /** One group of a longer space-separated number. */
-  readonly part: boolean;
-  readonly evidence: Evidence[];
-}
 
 interface Chunk {
   readonly start: number;

@@ -9,9 +9,9 @@
  *   with no negative evidence gets a bonus, because then no other number competes for the label;
  * - the same value found in several segments (subject and body, text and HTML) gets a small bonus.
  */
-import { type CodeCandidate, scanCandidates } from './candidates.ts';
+import { scanCandidates } from './candidates.ts';
 import { addContextEvidence, hasCodeIntent } from './code-context.ts';
-import { type Evidence, sumEvidence } from './evidence.ts';
+import { type CodeCandidate, type Evidence, sumEvidence } from './evidence.ts';
 import { isPurposeCodeLabel } from './lexicon.ts';
 import type { Segment } from './segment.ts';
 

@@ -9,6 +9,22 @@ export interface Evidence {
   readonly reason: string;
 }
 
+/**
+ * A code-shaped token (candidates.ts, alnum.ts) and the evidence about it. Declared here, beside
+ * Evidence, so the scanners share it without importing each other.
+ */
+export interface CodeCandidate {
+  /** What a person types: separators and prefix removed, case kept. */
+  readonly value: string;
+  /** Span used for context, prefix included. */
+  readonly start: number;
+  readonly end: number;
+  readonly kind: 'digits' | 'alnum';
+  /** One group of a longer space-separated number. */
+  readonly part: boolean;
+  readonly evidence: Evidence[];
+}
+
 export function sumEvidence(evidence: readonly Evidence[]): number {
   let total = 0;
   for (const e of evidence) total += e.weight;

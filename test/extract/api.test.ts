@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { extractFromEmail, extractFromSms } from '../../../src/ingest/extract/index.ts';
+import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
-const SRC = join(import.meta.dirname, '../../../src/ingest/extract');
+const SRC = join(import.meta.dirname, '../../src/extract');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

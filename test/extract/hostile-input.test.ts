@@ -4,9 +4,9 @@
  * and bench/suites/mail.ts; here, what is read and what is not.)
  */
 import { describe, expect, test } from 'vitest';
-import { readHtml } from '../../../src/ingest/extract/html.ts';
-import { extractFromEmail } from '../../../src/ingest/extract/index.ts';
-import { findTextUrls } from '../../../src/ingest/extract/text-links.ts';
+import { readHtml } from '../../src/extract/html.ts';
+import { extractFromEmail } from '../../src/extract/index.ts';
+import { findTextUrls } from '../../src/extract/text-links.ts';
 
 const urls = (text: string) => findTextUrls(text, text.toLowerCase()).map((u) => u.url);
 
