@@ -24,7 +24,8 @@ export interface CorpusRecord {
  * Each held-out set was written and committed before the extractor changes it was meant to judge,
  * then evaluated blind exactly once (bench/results/extract-quality-heldout*-first-look.md); after
  * a set's misses were read and fixed it stops being blind, and the next set takes its place:
- * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3`.
+ * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3` (blind 25/25), then
+ * `heldout4`.
  */
 export const SPLITS = {
   dev:
@@ -34,6 +35,7 @@ export const SPLITS = {
   heldout: fileURLToPath(new URL('../../corpus/latchkey-heldout.jsonl', import.meta.url)),
   heldout2: fileURLToPath(new URL('../../corpus/latchkey-heldout-2.jsonl', import.meta.url)),
   heldout3: fileURLToPath(new URL('../../corpus/latchkey-heldout-3.jsonl', import.meta.url)),
+  heldout4: fileURLToPath(new URL('../../corpus/latchkey-heldout-4.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

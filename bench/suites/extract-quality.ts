@@ -22,7 +22,7 @@ import {
   summarize,
 } from '../lib/corpus.ts';
 
-const SPLITS: readonly Split[] = ['dev', 'tune', 'heldout', 'heldout2', 'heldout3'];
+const SPLITS: readonly Split[] = ['dev', 'tune', 'heldout', 'heldout2', 'heldout3', 'heldout4'];
 
 interface SplitReport {
   readonly split: Split;
