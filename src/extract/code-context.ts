@@ -11,6 +11,10 @@
  * before it; money words and currency on either side; time units and percentages after it; month
  * names on either side. Also: a street word just after it (`1234 Main St`) and promo words in the
  * same sentence.
+ * A copula touching the number ("… lautet 493027", "… is 307419", "… هو 602845") makes it the value
+ * of the clause's subject: a code label heading that clause counts as if beside the number, however
+ * many amounts and account numbers describe the subject in between, and a reference word inside
+ * the subject ("the code to confirm your ORDER is …") names the code's purpose, not the number.
  * Invariant: only the strongest hit per positive class counts, so repeating "code" adds nothing.
  */
 import type { CodeCandidate, Evidence } from './evidence.ts';
@@ -18,6 +22,8 @@ import type { Hit } from './lexicon.ts';
 import { hitsBetween, type Segment } from './segment.ts';
 
 const LEFT_WINDOW = 120;
+/** Weight factor of a code label that heads the clause whose copula touches the number. */
+const SUBJECT_FACTOR = 0.9;
 const RIGHT_WINDOW = 80;
 const POSITIVE = { code: 2.5, enter: 2.0, auth: 1.2 } as const;
 type PositiveClass = keyof typeof POSITIVE;
@@ -108,6 +114,7 @@ export function addContextEvidence(seg: Segment, cands: readonly CodeCandidate[]
   });
   const byStart = [...cands].sort((a, b) => a.start - b.start);
   cands.forEach((cand, i) => {
+    const copula = copulaBefore(seg, cand);
     const alone = standaloneLine(seg.text, cand);
     // A code set apart under a paragraph that announces it: the paragraph's label counts however
     // long the paragraph is ("…enter the following code on the sign-in page.\n\n881 204").
@@ -128,6 +135,15 @@ export function addContextEvidence(seg: Segment, cands: readonly CodeCandidate[]
       if (above !== null && h.start >= above[0] && h.end <= above[1] && f < 0.6) {
         f = 0.6;
         note = ' in the paragraph just above';
+      }
+      if (
+        h.cls === 'code' &&
+        copula !== null &&
+        f < SUBJECT_FACTOR &&
+        headsClause(seg, h, copula)
+      ) {
+        f = SUBJECT_FACTOR;
+        note = ` bound to it by "${copula.text}"`;
       }
       if (h.cls === 'code' && isWarned(seg, h)) {
         f *= 0.35;
@@ -173,7 +189,7 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     const label = `"${h.text}"`;
     switch (h.cls) {
       case 'reference':
-        if (left && adjacent)
+        if (left && adjacent && !namesCodePurpose(seg, h, cand))
           penalize('reference', {
             weight: -3,
             reason: `labelled as a reference/account number by ${label}`,
@@ -216,6 +232,44 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     }
   }
   return [...penalties.values()];
+}
+
+/** A copula touching the number on its left, with nothing but punctuation between. */
+function copulaBefore(seg: Segment, cand: CodeCandidate): Hit | null {
+  for (const h of hitsBetween(seg.hits, cand.start - 12, cand.start)) {
+    if (h.cls === 'copula' && h.end <= cand.start && isAdjacent(seg.fold, h.end, cand.start, 0))
+      return h;
+  }
+  return null;
+}
+
+/**
+ * `label` opens the clause that `copula` closes: same sentence, within the left window, and no
+ * other copula in between (which would have a subject of its own).
+ */
+function headsClause(seg: Segment, label: Hit, copula: Hit): boolean {
+  if (label.end > copula.start || copula.start - label.end > LEFT_WINDOW) return false;
+  if (boundaryFactor(seg.text, label.end, copula.start) !== 1) return false;
+  return !hitsBetween(seg.hits, label.end, copula.start).some(
+    (h) => h.cls === 'copula' && h.start >= label.end && h.end <= copula.start,
+  );
+}
+
+/**
+ * A reference word inside a clause that a code label heads and a copula closes on this number
+ * ("the code to confirm your order is 381027", "رمز التحقق لإتمام طلبك هو 602845") says what the
+ * code is for; it labels no number of its own.
+ */
+function namesCodePurpose(seg: Segment, reference: Hit, cand: CodeCandidate): boolean {
+  const copula = copulaBefore(seg, cand);
+  if (copula === null || copula.start < reference.end) return false;
+  return hitsBetween(seg.hits, reference.start - 60, reference.start).some(
+    (h) =>
+      h.cls === 'code' &&
+      h.end <= reference.start &&
+      !/\d/.test(seg.fold.slice(h.end, reference.start)) &&
+      headsClause(seg, h, copula),
+  );
 }
 
 /** Other plausible candidates lying wholly between a keyword and this candidate (sorted input). */

@@ -19,7 +19,7 @@ function buildSpecs(tables: readonly LanguageTable[]): KeywordSpec<KeywordClass>
   const merged = new Map<string, KeywordSpec<KeywordClass>>();
   for (const table of tables) {
     for (const cls of KEYWORD_CLASSES) {
-      for (const raw of table[cls]) {
+      for (const raw of table[cls] ?? []) {
         const openLeft = raw.startsWith('*');
         const openRight = raw.endsWith('*') && raw.length > 1;
         const body = raw.slice(openLeft ? 1 : 0, openRight ? -1 : undefined);

@@ -5,6 +5,9 @@
  * Understood forms: bare `https://…`, `<https://…>` (possibly wrapped over several lines: the
  * whitespace is removed), `( https://… )`, `[https://…]` and quoted. Trailing sentence punctuation
  * and unbalanced closing brackets are not part of the URL. Only absolute http(s) URLs count.
+ * A URL glued to text in a script written without spaces ends at the punctuation before that
+ * text: normalisation turned the full-width `，` `；` of `…/Zq8N2k，10分钟内有效` into ASCII, and
+ * `,10` is the start of the next clause, not part of the link.
  * Each result carries the span it occupies in the text, so callers can mask it from code search
  * and read the words around it.
  */
@@ -60,6 +63,15 @@ function trimTrailing(url: string): string {
   return url.slice(0, end);
 }
 
+/** `,10` `;30` `!Ok` at the end of a URL run that stopped against a non-ASCII letter. */
+const GLUED_CLAUSE = /[,;!][A-Za-z0-9]{1,6}$/;
+
+function cutGluedClause(run: string, next: number): string {
+  if (Number.isNaN(next) || next < 0x80) return run;
+  const m = GLUED_CLAUSE.exec(run);
+  return m === null ? run : run.slice(0, m.index);
+}
+
 function isAbsoluteHttp(url: string): boolean {
   if (!/^https?:\/\/[^\s/?#]+\.[^\s/?#]+/i.test(url)) return false;
   return URL.canParse(url);
@@ -99,7 +111,7 @@ export function findTextUrls(text: string, fold: string): TextUrl[] {
         if (closer !== undefined && text[end] === closer && closer !== ')') break;
         end += 1;
       }
-      url = trimTrailing(text.slice(at, end));
+      url = trimTrailing(cutGluedClause(text.slice(at, end), text.charCodeAt(end)));
       spanEnd = at + url.length;
       if (closer !== undefined) {
         let k = spanEnd;

@@ -70,7 +70,15 @@ export const de: LanguageTable = {
     'nicht teilen',
   ],
   alert: ['neue anmeldung', 'neuer login', 'anmeldeversuch', 'wurde hinzugefügt', 'wurde entfernt'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['lautet', 'ist'],
   promo: [
+    'empfehlungscode',
+    'einladungscode',
+    'freundescode',
+    'freunde werben',
+    'lade deine freunde',
+    'laden sie ihre freunde',
     'gutschein',
     'gutscheincode',
     'rabatt',

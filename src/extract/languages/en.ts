@@ -115,7 +115,15 @@ export const en: LanguageTable = {
     'has been changed',
     'was created',
   ],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['is'],
   promo: [
+    'referral code',
+    'invite code',
+    'invitation code',
+    'refer a friend',
+    'refer friends',
+    'invite friends',
     'off',
     'promo',
     'promo code',

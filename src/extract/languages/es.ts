@@ -83,7 +83,14 @@ export const es: LanguageTable = {
     'se agregó',
     'se ha añadido',
   ],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['es'],
   promo: [
+    'código de invitación',
+    'código de referido',
+    'código de referencia de amigo',
+    'invita a tus amigos',
+    'invita a un amigo',
     'código promocional',
     'código de descuento',
     'cupón',

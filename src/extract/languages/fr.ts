@@ -68,7 +68,15 @@ export const fr: LanguageTable = {
     'a été ajoutée',
     'a été ajouté',
   ],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['est'],
   promo: [
+    'code parrain',
+    'code de parrainage',
+    'parrainage',
+    'parrainez',
+    "code d'invitation",
+    'code ami',
     'code promo',
     'code promotionnel',
     'réduction',

@@ -18,6 +18,8 @@ export const id: LanguageTable = {
   click: ['klik', 'ketuk', 'tautan', 'tombol', 'link'],
   warning: ['jangan berikan', 'jangan bagikan', 'jangan beritahukan', 'rahasia'],
   alert: ['login baru', 'upaya masuk'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['adalah', 'yaitu'],
   promo: ['diskon', 'promo', 'kode promo', 'voucher', 'kupon', 'gratis', 'cashback'],
   reference: [
     'pesanan',

@@ -51,7 +51,14 @@ export const it: LanguageTable = {
     'non fornire',
   ],
   alert: ['nuovo accesso', 'tentativo di accesso'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['è'],
   promo: [
+    'codice invito',
+    'codice amico',
+    'codice di invito',
+    'invita un amico',
+    'invita i tuoi amici',
     'codice sconto',
     'codice promozionale',
     'sconto',

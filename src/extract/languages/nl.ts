@@ -40,7 +40,14 @@ export const nl: LanguageTable = {
     'deel nooit',
   ],
   alert: ['nieuwe login', 'nieuwe aanmelding', 'inlogpoging'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['is', 'luidt'],
   promo: [
+    'uitnodigingscode',
+    'vriendencode',
+    'verwijzingscode',
+    'nodig je vrienden uit',
+    'vriend uitnodigen',
     'kortingscode',
     'korting',
     'actiecode',

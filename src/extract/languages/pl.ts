@@ -35,7 +35,14 @@ export const pl: LanguageTable = {
   click: ['kliknij', 'dotknij', 'przycisk', 'link', 'poniżej'],
   warning: ['nie przekazuj', 'nikomu', 'nie udostępniaj', 'nigdy nie prosimy', 'nigdy'],
   alert: ['nowe logowanie', 'próba logowania'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['wynosi', 'jest'],
   promo: [
+    'kod polecający',
+    'kod polecajacy',
+    'kod zaproszenia',
+    'poleć znajomemu',
+    'zaproś znajomych',
     'kod rabatowy',
     'rabat',
     'zniżka',

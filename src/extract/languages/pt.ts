@@ -55,7 +55,13 @@ export const pt: LanguageTable = {
     'nunca',
   ],
   alert: ['novo acesso', 'novo login', 'tentativa de acesso', 'foi adicionada'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['é'],
   promo: [
+    'código de indicação',
+    'código de convite',
+    'indique amigos',
+    'indique um amigo',
     'cupom',
     'cupão',
     'desconto',

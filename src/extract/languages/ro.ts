@@ -28,6 +28,8 @@ export const ro: LanguageTable = {
   click: ['apasă', 'apasati', 'click', 'butonul', 'link', 'linkul'],
   warning: ['nu comunica', 'nu divulga', 'nu îl comunica', 'niciodată'],
   alert: ['autentificare nouă'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['este'],
   promo: ['cod promoțional', 'reducere', 'ofertă', 'promoție', 'cupon', 'gratuit'],
   reference: [
     'comanda',

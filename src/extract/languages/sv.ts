@@ -19,6 +19,8 @@ export const sv: LanguageTable = {
   click: ['klicka', 'tryck', 'länk', 'länken', 'knappen'],
   warning: ['dela aldrig', 'dela inte', 'aldrig'],
   alert: ['ny inloggning'],
+  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
+  copula: ['är'],
   promo: ['rabattkod', 'rabatt', 'erbjudande', 'rea', 'kampanj', 'gratis'],
   reference: [
     'order',

@@ -28,7 +28,12 @@ export interface LanguageTable {
   readonly warning: readonly string[];
   /** Notices that carry no code or link to use: "new sign-in", "passkey was added". */
   readonly alert: readonly string[];
-  /** Marketing words: "promo code", "discount", "sale", "% off". */
+  /**
+   * Words joining a subject to the value it names: "your code IS 4820", "Ihre TAN LAUTET 4820",
+   * "رمزك هو 4820". Optional: languages that glue the link to the label need none.
+   */
+  readonly copula?: readonly string[];
+  /** Marketing words: "promo code", "discount", "sale", "% off", referral and invite codes. */
   readonly promo: readonly string[];
   /** Labels of numbers that are not codes: order, tracking, booking, account, card, policy, ending. */
   readonly reference: readonly string[];
@@ -60,6 +65,7 @@ export const KEYWORD_CLASSES: readonly KeywordClass[] = [
   'click',
   'warning',
   'alert',
+  'copula',
   'promo',
   'reference',
   'phone',

@@ -28,6 +28,10 @@ export const tr: LanguageTable = {
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    'davet kod*',
+    'referans kod*',
+    'arkadaşını davet et',
+    'arkadaşlarını davet et',
     'indirim',
     'indirim kodu',
     'kampanya',
