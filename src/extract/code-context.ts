@@ -245,13 +245,18 @@ function copulaBefore(seg: Segment, cand: CodeCandidate): Hit | null {
 
 /**
  * `label` opens the clause that `copula` closes: same sentence, within the left window, and no
- * other copula in between (which would have a subject of its own).
+ * other copula in between that stands as a word (it would have a subject of its own; `ES` of an
+ * IBAN `ES12…` is no copula).
  */
 function headsClause(seg: Segment, label: Hit, copula: Hit): boolean {
   if (label.end > copula.start || copula.start - label.end > LEFT_WINDOW) return false;
   if (boundaryFactor(seg.text, label.end, copula.start) !== 1) return false;
   return !hitsBetween(seg.hits, label.end, copula.start).some(
-    (h) => h.cls === 'copula' && h.start >= label.end && h.end <= copula.start,
+    (h) =>
+      h.cls === 'copula' &&
+      h.start >= label.end &&
+      h.end <= copula.start &&
+      !LETTER_OR_DIGIT.test(seg.fold[h.end] ?? ''),
   );
 }
 

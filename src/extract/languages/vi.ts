@@ -18,8 +18,6 @@ export const vi: LanguageTable = {
   click: ['nhấn', 'nhấp', 'bấm', 'nút', 'liên kết', 'đường dẫn'],
   warning: ['không chia sẻ', 'tuyệt đối không', 'không cung cấp'],
   alert: ['đăng nhập mới'],
-  // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
-  copula: ['là'],
   promo: ['giảm giá', 'khuyến mãi', 'ưu đãi', 'mã giảm giá', 'phiếu giảm giá', 'miễn phí'],
   reference: [
     'đơn hàng',
