@@ -14,21 +14,23 @@ const tune = loadSplit('tune');
 const heldout = loadSplit('heldout');
 const heldout2 = loadSplit('heldout2');
 const heldout3 = loadSplit('heldout3');
+const heldout4 = loadSplit('heldout4');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
-    const own = [...tune, ...heldout, ...heldout2, ...heldout3];
+    const own = [...tune, ...heldout, ...heldout2, ...heldout3, ...heldout4];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
     for (const family of FAMILIES) {
       expect(tune.filter((r) => familyOf(r) === family).length).toBeGreaterThanOrEqual(5);
       expect(heldout.filter((r) => familyOf(r) === family).length).toBeGreaterThanOrEqual(5);
+      expect(heldout4.filter((r) => familyOf(r) === family).length).toBeGreaterThanOrEqual(15);
     }
   });
 
   test('covers the languages the issue names', () => {
     const langs = new Set(
-      [...tune, ...heldout, ...heldout2, ...heldout3].map((r) => r.lang.split('-')[0]),
+      [...tune, ...heldout, ...heldout2, ...heldout3, ...heldout4].map((r) => r.lang.split('-')[0]),
     );
     for (const lang of [
       'en',
@@ -67,6 +69,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout)).toBe(HELDOUT_SHA256);
     expect(sha(SPLITS.heldout2)).toBe(HELDOUT2_SHA256);
     expect(sha(SPLITS.heldout3)).toBe(HELDOUT3_SHA256);
+    expect(sha(SPLITS.heldout4)).toBe(HELDOUT4_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -90,6 +93,14 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the fourth held-out set (blind 119/123) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout4));
+    expect(s.records).toBeGreaterThanOrEqual(100);
+    expect(s.negatives).toBeGreaterThanOrEqual(40);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -105,3 +116,5 @@ const HELDOUT2_SHA256 = '25975fed945b38857ff9a8232a098b951c8f89785c26d7d88a3c81d
 /** sha256 of corpus/latchkey-heldout-3.jsonl as committed in 9bcdfe9, before it was evaluated. */
 const HELDOUT3_SHA256 = 'f14bee0a7613481e5d9cd813b0b3c45d8431c6c5cd290d68fd34e65852a91f18';
 const H3_TARGET = 0.99;
+/** sha256 of corpus/latchkey-heldout-4.jsonl as committed in d6fbec4, before it was evaluated. */
+const HELDOUT4_SHA256 = '3abaa4657e11f0573bc56ef992df3e4a89059b63e3fbb96ca23656cdb438e312';
