@@ -57,7 +57,13 @@ export function boundaryFactor(text: string, from: number, to: number): number {
       const isEnd = next === undefined || next === ' ' || next === '\n' || i + 1 >= to;
       const prev1 = text[i - 1] ?? '';
       const prev2 = text[i - 2] ?? '';
-      if (isEnd && parens === 0 && LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2))
+      // A dot set off by spaces (" . ", common in Arabic and Persian typing) ends a sentence too.
+      const loneDot = prev1 === ' ' && next === ' ';
+      if (
+        isEnd &&
+        parens === 0 &&
+        (loneDot || (LETTER_OR_DIGIT.test(prev1) && LETTER_OR_DIGIT.test(prev2)))
+      )
         factor *= 0.5;
     }
     if (factor < 0.15) return 0.15;
