@@ -22,7 +22,15 @@ import {
   summarize,
 } from '../lib/corpus.ts';
 
-const SPLITS: readonly Split[] = ['dev', 'tune', 'heldout', 'heldout2', 'heldout3', 'heldout4'];
+const SPLITS: readonly Split[] = [
+  'dev',
+  'tune',
+  'heldout',
+  'heldout2',
+  'heldout3',
+  'heldout4',
+  'heldout5',
+];
 
 interface SplitReport {
   readonly split: Split;
