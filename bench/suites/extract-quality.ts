@@ -144,6 +144,20 @@ const BLIND_MISSES = [
     what: 'no link: the URL ran on over a full-width comma into "，10分钟" and lost its token',
     confidence: 0.989,
   },
+  {
+    set: 'heldout5',
+    id: 'sms-6003',
+    family: 'promo',
+    what: 'loyalty reward code 48213 given as the code ("carte fidélité", "offerte" not known as marketing)',
+    confidence: 0.897,
+  },
+  {
+    set: 'heldout5',
+    id: 'sms-6063',
+    family: 'sms-link',
+    what: 'no link: Russian imperative "Войдите" (sign in) not known as a sign-in word',
+    confidence: 0.7,
+  },
 ] as const;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -158,7 +172,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     '',
     `${date}. "Exact" means both the code and the link equal the record's expectation. "Invented" counts records without a code for which a code was given.`,
     '',
-    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
+    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. `heldout5` (commit 1b41877, 76 records, written after heldout4's misses were fixed): blind 74/76 (97.4%), 1 invented code. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
     '',
     '| split | records | exact | exact rate | negatives | invented codes |',
     '|---|---:|---:|---:|---:|---:|',

@@ -18,8 +18,19 @@ const MAX_ALTERNATIVES = 8;
 /** Ceiling on "no link" confidence while an unexplained one-time-looking link is in the message. */
 const UNEXPLAINED_LINK_CONFIDENCE = 0.7;
 
+/**
+ * A candidate the message labels as its code, turned down only by context: either the label is
+ * strong, or a weakened label (in a marketing sentence) stands beside a sign-in or verify word.
+ */
 function labelledButRejected(code: ScoredCode): boolean {
-  return code.evidence.some((e) => e.weight >= 2 && e.reason.startsWith('code label'));
+  const label = Math.max(
+    0,
+    ...code.evidence.filter((e) => e.reason.startsWith('code label')).map((e) => e.weight),
+  );
+  const purpose = code.evidence.some(
+    (e) => e.weight >= 0.5 && e.reason.startsWith('sign-in or verify word'),
+  );
+  return label >= 2 || (label >= 0.9 && purpose);
 }
 
 function unexplainedTokenLink(link: ScoredLink): boolean {

@@ -15,10 +15,11 @@ const heldout = loadSplit('heldout');
 const heldout2 = loadSplit('heldout2');
 const heldout3 = loadSplit('heldout3');
 const heldout4 = loadSplit('heldout4');
+const heldout5 = loadSplit('heldout5');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
-    const own = [...tune, ...heldout, ...heldout2, ...heldout3, ...heldout4];
+    const own = [...tune, ...heldout, ...heldout2, ...heldout3, ...heldout4, ...heldout5];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
     for (const family of FAMILIES) {
@@ -70,6 +71,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout2)).toBe(HELDOUT2_SHA256);
     expect(sha(SPLITS.heldout3)).toBe(HELDOUT3_SHA256);
     expect(sha(SPLITS.heldout4)).toBe(HELDOUT4_SHA256);
+    expect(sha(SPLITS.heldout5)).toBe(HELDOUT5_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -101,6 +103,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the fifth held-out set (blind 74/76) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout5));
+    expect(s.records).toBeGreaterThanOrEqual(70);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -118,3 +127,5 @@ const HELDOUT3_SHA256 = 'f14bee0a7613481e5d9cd813b0b3c45d8431c6c5cd290d68fd34e65
 const H3_TARGET = 0.99;
 /** sha256 of corpus/latchkey-heldout-4.jsonl as committed in d6fbec4, before it was evaluated. */
 const HELDOUT4_SHA256 = '3abaa4657e11f0573bc56ef992df3e4a89059b63e3fbb96ca23656cdb438e312';
+/** sha256 of corpus/latchkey-heldout-5.jsonl as committed in 1b41877, before it was evaluated. */
+const HELDOUT5_SHA256 = '71365f6821505f690e597a12d5ab92f9a175fed54519a0f62c3612ced050e34f';

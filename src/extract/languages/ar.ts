@@ -22,6 +22,10 @@ export const ar: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['هو', 'هي'],
   promo: [
+    'مجاناً',
+    'مجانا',
+    'هدية',
+    'بطاقة الولاء',
     'رمز الإحالة',
     'كود الإحالة',
     'رمز الدعوة',

@@ -73,6 +73,10 @@ export const de: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['lautet', 'ist'],
   promo: [
+    'treuekarte',
+    'treuepunkte',
+    'treue*',
+    'geschenkt',
     'empfehlungscode',
     'einladungscode',
     'freundescode',

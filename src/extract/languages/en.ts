@@ -118,6 +118,11 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    'loyalty card',
+    'is on us',
+    'on the house',
+    'free drink',
+    'free coffee',
     'referral code',
     'invite code',
     'invitation code',
@@ -135,7 +140,6 @@ export const en: LanguageTable = {
     'voucher',
     'gift code',
     'gift card',
-    'referral code',
     'sale',
     'off your',
     '% off',

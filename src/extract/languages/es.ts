@@ -86,6 +86,9 @@ export const es: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['es'],
   promo: [
+    'fidelidad',
+    'gratis',
+    'de regalo',
     'código de invitación',
     'código de referido',
     'código de referencia de amigo',

@@ -71,6 +71,12 @@ export const fr: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['est'],
   promo: [
+    'fidélité',
+    'carte fidélité',
+    'offert',
+    'offerte',
+    'offerts',
+    'cadeau',
     'code parrain',
     'code de parrainage',
     'parrainage',

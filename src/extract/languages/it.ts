@@ -54,6 +54,9 @@ export const it: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['è'],
   promo: [
+    'fedeltà',
+    'omaggio',
+    'in regalo',
     'codice invito',
     'codice amico',
     'codice di invito',

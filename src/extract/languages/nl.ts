@@ -43,6 +43,9 @@ export const nl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    'klantenkaart',
+    'spaarkaart',
+    'gratis',
     'uitnodigingscode',
     'vriendencode',
     'verwijzingscode',

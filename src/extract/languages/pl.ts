@@ -38,6 +38,9 @@ export const pl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [
+    'karta lojalnościowa',
+    'gratis',
+    'za darmo',
     'kod polecający',
     'kod polecajacy',
     'kod zaproszenia',

@@ -58,6 +58,9 @@ export const pt: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    'fidelidade',
+    'grátis',
+    'brinde',
     'código de indicação',
     'código de convite',
     'indique amigos',

@@ -28,6 +28,9 @@ export const tr: LanguageTable = {
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    'sadakat',
+    'ücretsiz',
+    'bedava',
     'davet kod*',
     'referans kod*',
     'arkadaşını davet et',
