@@ -99,7 +99,8 @@ export function summarize(outcomes: readonly Outcome[]): Summary {
   return {
     records: outcomes.length,
     exact,
-    exactRate: outcomes.length === 0 ? 0 : Math.round((exact / outcomes.length) * 10_000) / 10_000,
+    exactRate:
+      outcomes.length === 0 ? 0 : Math.round((exact / outcomes.length) * 1_000_000) / 1_000_000,
     negatives: outcomes.filter((o) => o.record.expect.otp_code === null).length,
     invented: outcomes.filter((o) => o.invented).length,
   };

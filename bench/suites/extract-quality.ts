@@ -199,7 +199,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     );
   lines.push('## Reliability (confidence → accuracy)', '');
   lines.push(
-    'Verdict confidence of every record of all splits, bucketed; accuracy is the share of exact verdicts in the bucket.',
+    'Verdict confidence of every record of all splits, bucketed; accuracy is the share of exact verdicts in the bucket. Every split here has been tuned on or had its misses read, so this table shows how confidence spreads, not whether wrong answers carry low confidence: that is measured on blind verdicts in `extract-calibration.md`.',
     '',
   );
   lines.push('| confidence | verdicts | exact | accuracy |', '|---|---:|---:|---:|');
