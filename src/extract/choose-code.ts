@@ -54,6 +54,18 @@ function isMarketing(segments: readonly Segment[]): boolean {
   return promo;
 }
 
+/**
+ * Whether the message says what a code is for: a sign-in or verify word, a label that names a
+ * sign-in purpose by itself ("verification code", "OTP", "验证码"), or an SMS Retriever / WebOTP
+ * marker. A bare "code" (which promo, loyalty and referral codes share) says nothing of it.
+ */
+export function statesCodePurpose(inputs: CodeInputs): boolean {
+  if (inputs.retriever === true || (inputs.webOtpCode ?? '') !== '') return true;
+  return inputs.segments.some((seg) =>
+    seg.hits.some((h) => h.cls === 'auth' || (h.cls === 'code' && isPurposeCodeLabel(h.text))),
+  );
+}
+
 /** All code candidates of the message, merged by value and ranked best first. */
 export function rankCodes(inputs: CodeInputs): ScoredCode[] {
   const all: Array<{ cand: CodeCandidate; source: string }> = [];

@@ -11,7 +11,7 @@
  * - never logs: no message body, code or link leaves this module except in the return value;
  * - deterministic and stateless (all tables are built once at load time).
  */
-import { rankCodes } from './choose-code.ts';
+import { rankCodes, statesCodePurpose } from './choose-code.ts';
 import { chooseLink, type LinkOccurrence, rankLinks } from './choose-link.ts';
 import { readHtml } from './html.ts';
 import { normalizeText } from './normalize.ts';
@@ -42,13 +42,16 @@ function decide(
   links: readonly LinkOccurrence[],
   quirks?: { webOtpCode: string | null; retriever: boolean },
 ): Extraction {
-  const codes = rankCodes({
+  const inputs = {
     segments,
     webOtpCode: quirks?.webOtpCode ?? null,
     retriever: quirks?.retriever ?? false,
-  });
+  };
+  const codes = rankCodes(inputs);
   const rankedLinks = rankLinks(links);
-  return buildVerdict(codes, rankedLinks, chooseLink(rankedLinks), asksForWebAuthn(segments));
+  return buildVerdict(codes, rankedLinks, chooseLink(rankedLinks), asksForWebAuthn(segments), {
+    codePurposeStated: statesCodePurpose(inputs),
+  });
 }
 
 /** Extract from an SMS: `{ from, text }`. */

@@ -8,6 +8,10 @@
  * "No link" is capped at 0.7 while a link built like a one-time link stands unexplained, or while
  * a rejected link is vouched for by a sign-in word and nothing in its context speaks against it
  * (the held-out miss of a link cut wrongly by CJK punctuation said "no link" at 0.989).
+ * A code from a message that never says what it is for (a bare "code" label, no sign-in or
+ * verify word) is capped at 0.85: on blind held-out sets such verdicts were right about nine
+ * times in ten (a referral and a loyalty code were taken at 0.935 and 0.897), the others nearly
+ * always (bench/results/extract-calibration.md).
  */
 import { CODE_THRESHOLD, type ScoredCode } from './choose-code.ts';
 import { LINK_THRESHOLD, type ScoredLink } from './choose-link.ts';
@@ -17,6 +21,13 @@ import type { Alternative, Extraction } from './types.ts';
 const MAX_ALTERNATIVES = 8;
 /** Ceiling on "no link" confidence while an unexplained one-time-looking link is in the message. */
 const UNEXPLAINED_LINK_CONFIDENCE = 0.7;
+/** Ceiling on a chosen code's confidence when the message never states a sign-in purpose. */
+const PURPOSELESS_CODE_CONFIDENCE = 0.85;
+
+export interface VerdictContext {
+  /** The message says what a code is for (choose-code.ts `statesCodePurpose`). */
+  readonly codePurposeStated: boolean;
+}
 
 /**
  * A candidate the message labels as its code, turned down only by context: either the label is
@@ -74,6 +85,7 @@ export function buildVerdict(
   links: readonly ScoredLink[],
   chosenLink: ScoredLink | null,
   webauthn: boolean,
+  context: VerdictContext = { codePurposeStated: true },
 ): Extraction {
   const chosenCode = codes[0] !== undefined && codes[0].score >= CODE_THRESHOLD ? codes[0] : null;
   const codeProbs = codes.map((c) => probability(c.score, CODE_THRESHOLD));
@@ -99,6 +111,9 @@ export function buildVerdict(
   });
   const codeRivals = codes.map((c) => chosenCode === null || !chosenCode.value.includes(c.value));
   let codeConf = decisionConfidence(codeProbs, chosenCode === null ? -1 : 0, codeRivals);
+  if (chosenCode !== null && !context.codePurposeStated) {
+    codeConf = Math.min(codeConf, PURPOSELESS_CODE_CONFIDENCE);
+  }
   // Likewise "no code" while a candidate the message labels as its code was turned down only by
   // context (a money or reference word beside it): the context may be misread.
   if (chosenCode === null && codes.some(labelledButRejected)) {

@@ -126,3 +126,23 @@ describe('confidence of "no link"', () => {
     expect(v.confidence).toBeGreaterThan(0.9);
   });
 });
+
+describe('confidence of a code whose purpose is never stated', () => {
+  test('a bare "code" with no sign-in or verify word is given, but at most at 0.85', () => {
+    const v = extractFromSms({ text: 'Lumo code: 551902' });
+    expect(v.otp_code).toBe('551902');
+    expect(v.confidence).toBeLessThanOrEqual(0.85);
+  });
+
+  test('the same code named a verification code keeps its higher confidence', () => {
+    const v = extractFromSms({ text: 'Lumo verification code: 551902' });
+    expect(v.otp_code).toBe('551902');
+    expect(v.confidence).toBeGreaterThan(0.85);
+  });
+
+  test('an SMS Retriever hash states the purpose', () => {
+    const v = extractFromSms({ text: '<#> Lumo code: 551902\nFA+9qCX9VSu' });
+    expect(v.otp_code).toBe('551902');
+    expect(v.confidence).toBeGreaterThan(0.85);
+  });
+});
