@@ -33,6 +33,7 @@ import {
 const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout4', commit: 'd6fbec4' },
   { split: 'heldout5', commit: '1b41877' },
+  { split: 'heldout6', commit: '0a1cb9f' },
 ];
 
 interface Extractor {

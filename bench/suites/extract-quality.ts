@@ -30,6 +30,7 @@ const SPLITS: readonly Split[] = [
   'heldout3',
   'heldout4',
   'heldout5',
+  'heldout6',
 ];
 
 interface SplitReport {
