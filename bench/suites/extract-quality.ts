@@ -159,6 +159,20 @@ const BLIND_MISSES = [
     what: 'no link: Russian imperative "Войдите" (sign in) not known as a sign-in word',
     confidence: 0.7,
   },
+  {
+    set: 'heldout6',
+    id: 'sms-7014',
+    family: 'distractor',
+    what: 'no code: "#482913 is your login code", the "#" read as an order number\'s sign',
+    confidence: 0.99,
+  },
+  {
+    set: 'heldout6',
+    id: 'sms-7047',
+    family: 'sms-link',
+    what: 'no link: "tap <link> to sign in", the purpose after the link not counted',
+    confidence: 0.7,
+  },
 ] as const;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -173,7 +187,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     '',
     `${date}. "Exact" means both the code and the link equal the record's expectation. "Invented" counts records without a code for which a code was given.`,
     '',
-    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. `heldout5` (commit 1b41877, 76 records, written after heldout4's misses were fixed): blind 74/76 (97.4%), 1 invented code. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
+    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. `heldout5` (commit 1b41877, 76 records, written after heldout4's misses were fixed): blind 74/76 (97.4%), 1 invented code. `heldout6` (commit 0a1cb9f, 64 records, written after heldout5's): blind 62/64 (96.9%), 0 invented codes. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
     '',
     '| split | records | exact | exact rate | negatives | invented codes |',
     '|---|---:|---:|---:|---:|---:|',

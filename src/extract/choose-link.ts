@@ -36,6 +36,8 @@ export interface ScoredLink {
 }
 
 const CONTEXT_BEFORE = 220;
+/** How far after a link a purpose clause ("… to sign in") may start. */
+const CONTEXT_AFTER = 40;
 /** Messages up to this length have room for one purpose only (an SMS is up to ~160). */
 const SHORT_MESSAGE = 240;
 
@@ -101,6 +103,13 @@ function contextEvidence(occ: LinkOccurrence, textLike: boolean): Evidence[] {
       keep('promo', { weight: -1 * f, reason: `marketing word ${label} before` });
     else if (h.cls === 'alert')
       keep('alert', { weight: -0.6 * f, reason: `security alert ${label} before` });
+  }
+  // "Tap <link> to sign in": the purpose may follow the link, in the same sentence.
+  for (const h of hitsBetween(seg.hits, occ.end, occ.end + CONTEXT_AFTER)) {
+    if (h.cls !== 'auth' || h.start < occ.end) continue;
+    if (boundaryFactor(seg.text, occ.end, h.start) !== 1) continue;
+    const f = contextDecay(h.start - occ.end);
+    keep('auth', { weight: 1.3 * f, reason: `sign-in or verify word "${h.text}" after the link` });
   }
   return [...best.values()].filter((e) => Math.abs(e.weight) > 0.01);
 }

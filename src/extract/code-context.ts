@@ -15,6 +15,8 @@
  * of the clause's subject: a code label heading that clause counts as if beside the number, however
  * many amounts and account numbers describe the subject in between, and a reference word inside
  * the subject ("the code to confirm your ORDER is …") names the code's purpose, not the number.
+ * The other way round, a number that a copula names a code ("#482913 is your login code") is the
+ * code whatever sign stands before it: a `#` or a reference word before it says nothing against it.
  * Invariant: only the strongest hit per positive class counts, so repeating "code" adds nothing.
  */
 import type { CodeCandidate, Evidence } from './evidence.ts';
@@ -120,6 +122,11 @@ export function addContextEvidence(seg: Segment, cands: readonly CodeCandidate[]
   });
   const byStart = [...cands].sort((a, b) => a.start - b.start);
   cands.forEach((cand, i) => {
+    if (namedAsCode(seg, cand)) {
+      const kept = cand.evidence.filter((e) => !e.reason.startsWith('number sign before it'));
+      cand.evidence.length = 0;
+      cand.evidence.push(...kept);
+    }
     const copula = copulaBefore(seg, cand);
     const alone = standaloneLine(seg.text, cand);
     // A code set apart under a paragraph that announces it: the paragraph's label counts however
@@ -195,7 +202,7 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     const label = `"${h.text}"`;
     switch (h.cls) {
       case 'reference':
-        if (left && adjacent && !namesCodePurpose(seg, h, cand))
+        if (left && adjacent && !namesCodePurpose(seg, h, cand) && !namedAsCode(seg, cand))
           penalize('reference', {
             weight: -3,
             reason: `labelled as a reference/account number by ${label}`,
@@ -247,6 +254,26 @@ function copulaBefore(seg: Segment, cand: CodeCandidate): Hit | null {
       return h;
   }
   return null;
+}
+
+/**
+ * A copula right after the number and a code label right after the copula, in one clause:
+ * "482913 is your login code", "#550219 es tu código", "803112是您的验证码".
+ */
+function namedAsCode(seg: Segment, cand: CodeCandidate): boolean {
+  for (const c of hitsBetween(seg.hits, cand.end, cand.end + 12)) {
+    if (c.cls !== 'copula' || c.start < cand.end || !isAdjacent(seg.fold, cand.end, c.start, 0))
+      continue;
+    return hitsBetween(seg.hits, c.end, c.end + 24).some(
+      (h) =>
+        h.cls === 'code' &&
+        h.start >= c.end &&
+        h.start - c.end <= 20 &&
+        !/\d/.test(seg.fold.slice(c.end, h.start)) &&
+        boundaryFactor(seg.text, c.end, h.start) === 1,
+    );
+  }
+  return false;
 }
 
 /**

@@ -16,10 +16,19 @@ const heldout2 = loadSplit('heldout2');
 const heldout3 = loadSplit('heldout3');
 const heldout4 = loadSplit('heldout4');
 const heldout5 = loadSplit('heldout5');
+const heldout6 = loadSplit('heldout6');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
-    const own = [...tune, ...heldout, ...heldout2, ...heldout3, ...heldout4, ...heldout5];
+    const own = [
+      ...tune,
+      ...heldout,
+      ...heldout2,
+      ...heldout3,
+      ...heldout4,
+      ...heldout5,
+      ...heldout6,
+    ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
     for (const family of FAMILIES) {
@@ -72,6 +81,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout3)).toBe(HELDOUT3_SHA256);
     expect(sha(SPLITS.heldout4)).toBe(HELDOUT4_SHA256);
     expect(sha(SPLITS.heldout5)).toBe(HELDOUT5_SHA256);
+    expect(sha(SPLITS.heldout6)).toBe(HELDOUT6_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -110,6 +120,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the sixth held-out set (blind 62/64) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout6));
+    expect(s.records).toBeGreaterThanOrEqual(60);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -129,3 +146,5 @@ const H3_TARGET = 0.99;
 const HELDOUT4_SHA256 = '3abaa4657e11f0573bc56ef992df3e4a89059b63e3fbb96ca23656cdb438e312';
 /** sha256 of corpus/latchkey-heldout-5.jsonl as committed in 1b41877, before it was evaluated. */
 const HELDOUT5_SHA256 = '71365f6821505f690e597a12d5ab92f9a175fed54519a0f62c3612ced050e34f';
+/** sha256 of corpus/latchkey-heldout-6.jsonl as committed in 0a1cb9f, before it was evaluated. */
+const HELDOUT6_SHA256 = '43a8903bb05c97050a4af1979e75c9a653600392aff15dc146f0686132971b2c';

@@ -66,6 +66,7 @@ export const en: LanguageTable = {
     'continue',
   ],
   click: [
+    'open',
     'click*',
     'tap',
     'tapping',

@@ -55,6 +55,8 @@ export const es: LanguageTable = {
     'validar',
   ],
   click: [
+    'abre',
+    'abra',
     'haz clic',
     'haga clic',
     'pulsa',

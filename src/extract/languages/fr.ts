@@ -50,7 +50,17 @@ export const fr: LanguageTable = {
     'accéder',
     'accès',
   ],
-  click: ['cliquez', 'cliquant', 'appuyez', 'touchez', 'bouton', 'lien', 'ci-dessous'],
+  click: [
+    'ouvrez',
+    'ouvrir',
+    'cliquez',
+    'cliquant',
+    'appuyez',
+    'touchez',
+    'bouton',
+    'lien',
+    'ci-dessous',
+  ],
   warning: [
     'ne le partagez',
     'ne partagez',

@@ -32,6 +32,8 @@ export const it: LanguageTable = {
     'entra',
   ],
   click: [
+    'apri',
+    'apra',
     'clicca',
     'fai clic',
     'tocca',

@@ -30,7 +30,7 @@ export const nl: LanguageTable = {
     'activeren',
     'toegang',
   ],
-  click: ['klik', 'tik', 'knop', 'link', 'hieronder'],
+  click: ['open', 'klik', 'tik', 'knop', 'link', 'hieronder'],
   warning: [
     'deel hem met niemand',
     'deel deze code',

@@ -32,7 +32,7 @@ export const pl: LanguageTable = {
     'aktywuj',
     'dostęp',
   ],
-  click: ['kliknij', 'dotknij', 'przycisk', 'link', 'poniżej'],
+  click: ['otwórz', 'kliknij', 'dotknij', 'przycisk', 'link', 'poniżej'],
   warning: ['nie przekazuj', 'nikomu', 'nie udostępniaj', 'nigdy nie prosimy', 'nigdy'],
   alert: ['nowe logowanie', 'próba logowania'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.

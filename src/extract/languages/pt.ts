@@ -43,7 +43,7 @@ export const pt: LanguageTable = {
     'ativar',
     'validar',
   ],
-  click: ['clique', 'toque', 'botão', 'link', 'abaixo', 'por aqui'],
+  click: ['abra', 'abrir', 'clique', 'toque', 'botão', 'link', 'abaixo', 'por aqui'],
   warning: [
     'não compartilhe',
     'nunca compartilhe',

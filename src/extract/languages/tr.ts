@@ -24,7 +24,7 @@ export const tr: LanguageTable = {
     'kimlik doğrulama',
     'etkinleştir',
   ],
-  click: ['tıklayın', 'tıkla', 'dokun', 'buton*', 'düğme', 'bağlantı*', 'link'],
+  click: ['açın', 'tıklayın', 'tıkla', 'dokun', 'buton*', 'düğme', 'bağlantı*', 'link'],
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [

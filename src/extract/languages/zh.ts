@@ -37,9 +37,11 @@ export const zh: LanguageTable = {
     '绑定',
     '身份验证',
   ],
-  click: ['点击', '點擊', '链接', '連結', '按钮', '按鈕'],
+  click: ['打开', '点击', '點擊', '链接', '連結', '按钮', '按鈕'],
   warning: ['切勿告知', '请勿泄露', '請勿洩露', '勿告诉', '请勿转发', '不要告诉', '切勿'],
   alert: ['新登录', '异地登录', '登录提醒'],
+  // Joins a subject to the value it names (code-context.ts).
+  copula: ['是'],
   promo: [
     '会员卡',
     '免费领取',
