@@ -34,6 +34,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout4', commit: 'd6fbec4' },
   { split: 'heldout5', commit: '1b41877' },
   { split: 'heldout6', commit: '0a1cb9f' },
+  { split: 'heldout7', commit: '8134368' },
 ];
 
 interface Extractor {

@@ -31,6 +31,7 @@ const SPLITS: readonly Split[] = [
   'heldout4',
   'heldout5',
   'heldout6',
+  'heldout7',
 ];
 
 interface SplitReport {
