@@ -202,7 +202,12 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     const label = `"${h.text}"`;
     switch (h.cls) {
       case 'reference':
-        if (left && adjacent && !namesCodePurpose(seg, h, cand) && !namedAsCode(seg, cand))
+        if (
+          left &&
+          (adjacent || nextToIdentifier(seg.fold, from, to)) &&
+          !namesCodePurpose(seg, h, cand) &&
+          !namedAsCode(seg, cand)
+        )
           penalize('reference', {
             weight: -3,
             reason: `labelled as a reference/account number by ${label}`,
@@ -224,7 +229,7 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
       case 'money':
         // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
         // "Balance: 12"); "euro è 338201" and "330912 per pagamento" are not amounts.
-        if (adjacent && isAdjacent(seg.fold, from, to, 0))
+        if (adjacent && isAdjacent(seg.fold, from, to, 0) && (left || !labelsNext(seg.fold, h)))
           penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':
@@ -232,7 +237,8 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           penalize('units', { weight: -2.5, reason: `quantity: unit ${label} after` });
         break;
       case 'dates':
-        if (adjacent) penalize('dates', { weight: -2, reason: `date: ${label} ${where}` });
+        if (adjacent && (left || !labelsNext(seg.fold, h)))
+          penalize('dates', { weight: -2, reason: `date: ${label} ${where}` });
         break;
       case 'promo': {
         const sameSentence = boundaryFactor(seg.text, from, to) >= 0.8;
@@ -245,6 +251,24 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
     }
   }
   return [...penalties.values()];
+}
+
+/**
+ * A money or date word after the number that is itself followed by a value ("金額：85,000円",
+ * "(이체 500,000원") labels that value, not the number before it.
+ */
+function labelsNext(fold: string, hit: Hit): boolean {
+  return /^[\s:#№]{0,3}[\d$€£¥₹₽]/.test(fold.slice(hit.end, hit.end + 5));
+}
+
+/**
+ * Between a reference word and the number stands one identifier piece and punctuation only
+ * ("paquete ES2026 5550 1234"): the number continues the identifier the word labels.
+ */
+function nextToIdentifier(fold: string, from: number, to: number): boolean {
+  if (to - from > 24) return false;
+  const tokens = fold.slice(from, to).replace(ADJACENT_FILLER, ' ').trim().split(/\s+/);
+  return tokens.length === 1 && /^[a-z]{0,4}\d[a-z0-9]*$/.test(tokens[0]!);
 }
 
 /** A copula touching the number on its left, with nothing but punctuation between. */
@@ -300,7 +324,19 @@ function headsClause(seg: Segment, label: Hit, copula: Hit): boolean {
  */
 function namesCodePurpose(seg: Segment, reference: Hit, cand: CodeCandidate): boolean {
   const copula = copulaBefore(seg, cand);
-  if (copula === null || copula.start < reference.end) return false;
+  if (copula === null || copula.start < reference.end) {
+    // "Kod do płatności kartą: 6610 2219": the label phrase, closed by a colon, ends in the
+    // reference word; the code label heading it names the number.
+    if (!/^\s*:\s*$/.test(seg.fold.slice(reference.end, cand.start))) return false;
+    return hitsBetween(seg.hits, reference.start - 40, reference.start).some(
+      (h) =>
+        h.cls === 'code' &&
+        h.end <= reference.start &&
+        reference.start - h.end <= 30 &&
+        !/\d/.test(seg.fold.slice(h.end, reference.start)) &&
+        boundaryFactor(seg.text, h.end, reference.start) === 1,
+    );
+  }
   return hitsBetween(seg.hits, reference.start - 60, reference.start).some(
     (h) =>
       h.cls === 'code' &&

@@ -17,6 +17,7 @@ const heldout3 = loadSplit('heldout3');
 const heldout4 = loadSplit('heldout4');
 const heldout5 = loadSplit('heldout5');
 const heldout6 = loadSplit('heldout6');
+const heldout7 = loadSplit('heldout7');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -28,6 +29,7 @@ describe('project corpus', () => {
       ...heldout4,
       ...heldout5,
       ...heldout6,
+      ...heldout7,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -82,6 +84,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout4)).toBe(HELDOUT4_SHA256);
     expect(sha(SPLITS.heldout5)).toBe(HELDOUT5_SHA256);
     expect(sha(SPLITS.heldout6)).toBe(HELDOUT6_SHA256);
+    expect(sha(SPLITS.heldout7)).toBe(HELDOUT7_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -127,6 +130,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the seventh held-out set (blind 56/60) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout7));
+    expect(s.records).toBeGreaterThanOrEqual(60);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -148,3 +158,5 @@ const HELDOUT4_SHA256 = '3abaa4657e11f0573bc56ef992df3e4a89059b63e3fbb96ca23656c
 const HELDOUT5_SHA256 = '71365f6821505f690e597a12d5ab92f9a175fed54519a0f62c3612ced050e34f';
 /** sha256 of corpus/latchkey-heldout-6.jsonl as committed in 0a1cb9f, before it was evaluated. */
 const HELDOUT6_SHA256 = '43a8903bb05c97050a4af1979e75c9a653600392aff15dc146f0686132971b2c';
+/** sha256 of corpus/latchkey-heldout-7.jsonl as committed in 8134368, before it was evaluated. */
+const HELDOUT7_SHA256 = '401e527fc0bdedfbc3ab6c49a1ba9178ceda903618dd7a130ca78fb1bdfc7290';
