@@ -35,6 +35,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout5', commit: '1b41877' },
   { split: 'heldout6', commit: '0a1cb9f' },
   { split: 'heldout7', commit: '8134368' },
+  { split: 'heldout8', commit: '95f5c98' },
 ];
 
 interface Extractor {

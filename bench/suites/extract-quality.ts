@@ -32,6 +32,7 @@ const SPLITS: readonly Split[] = [
   'heldout5',
   'heldout6',
   'heldout7',
+  'heldout8',
 ];
 
 interface SplitReport {
