@@ -31,6 +31,8 @@ const POSITIVE = { code: 2.5, enter: 2.0, auth: 1.2 } as const;
 type PositiveClass = keyof typeof POSITIVE;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const ADJACENT_FILLER = /[\s:：#№.\-*()[\]"'«»|،,]/g;
+/** Between a month name and a year: the day, an ordinal suffix, a comma. */
+const MONTH_DAY_GAP = /^\s*\d{1,2}(st|nd|rd|th)?\.?,?\s*$/;
 
 function decay(distance: number): number {
   return distance <= 3 ? 1 : Math.max(0, 1 - (distance - 3) / 100);
@@ -239,6 +241,9 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
       case 'dates':
         if (adjacent && (left || !labelsNext(seg.fold, h)))
           penalize('dates', { weight: -2, reason: `date: ${label} ${where}` });
+        // "Nov 3, 2026", "March 14th 2026": the year after a month and its day.
+        else if (left && /^\d{4}$/.test(cand.value) && MONTH_DAY_GAP.test(seg.fold.slice(from, to)))
+          penalize('dates', { weight: -2.5, reason: `date: the year after ${label} and a day` });
         break;
       case 'promo': {
         const sameSentence = boundaryFactor(seg.text, from, to) >= 0.8;

@@ -18,6 +18,7 @@ const heldout4 = loadSplit('heldout4');
 const heldout5 = loadSplit('heldout5');
 const heldout6 = loadSplit('heldout6');
 const heldout7 = loadSplit('heldout7');
+const heldout8 = loadSplit('heldout8');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -30,6 +31,7 @@ describe('project corpus', () => {
       ...heldout5,
       ...heldout6,
       ...heldout7,
+      ...heldout8,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -85,6 +87,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout5)).toBe(HELDOUT5_SHA256);
     expect(sha(SPLITS.heldout6)).toBe(HELDOUT6_SHA256);
     expect(sha(SPLITS.heldout7)).toBe(HELDOUT7_SHA256);
+    expect(sha(SPLITS.heldout8)).toBe(HELDOUT8_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -137,6 +140,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the eighth held-out set (blind 51/52) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout8));
+    expect(s.records).toBeGreaterThanOrEqual(50);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -160,3 +170,5 @@ const HELDOUT5_SHA256 = '71365f6821505f690e597a12d5ab92f9a175fed54519a0f62c3612c
 const HELDOUT6_SHA256 = '43a8903bb05c97050a4af1979e75c9a653600392aff15dc146f0686132971b2c';
 /** sha256 of corpus/latchkey-heldout-7.jsonl as committed in 8134368, before it was evaluated. */
 const HELDOUT7_SHA256 = '401e527fc0bdedfbc3ab6c49a1ba9178ceda903618dd7a130ca78fb1bdfc7290';
+/** sha256 of corpus/latchkey-heldout-8.jsonl as committed in 95f5c98, before it was evaluated. */
+const HELDOUT8_SHA256 = 'ef72cdd8c854752ce66b371ee99b2bab7ed0756d9b18b6a7277ddf4b8a1d84c3';
