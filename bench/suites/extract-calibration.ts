@@ -36,6 +36,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout6', commit: '0a1cb9f' },
   { split: 'heldout7', commit: '8134368' },
   { split: 'heldout8', commit: '95f5c98' },
+  { split: 'heldout9', commit: 'c7d9db9' },
 ];
 
 interface Extractor {

@@ -33,6 +33,7 @@ const SPLITS: readonly Split[] = [
   'heldout6',
   'heldout7',
   'heldout8',
+  'heldout9',
 ];
 
 interface SplitReport {
