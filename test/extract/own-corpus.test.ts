@@ -19,6 +19,7 @@ const heldout5 = loadSplit('heldout5');
 const heldout6 = loadSplit('heldout6');
 const heldout7 = loadSplit('heldout7');
 const heldout8 = loadSplit('heldout8');
+const heldout9 = loadSplit('heldout9');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -32,6 +33,7 @@ describe('project corpus', () => {
       ...heldout6,
       ...heldout7,
       ...heldout8,
+      ...heldout9,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -88,6 +90,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout6)).toBe(HELDOUT6_SHA256);
     expect(sha(SPLITS.heldout7)).toBe(HELDOUT7_SHA256);
     expect(sha(SPLITS.heldout8)).toBe(HELDOUT8_SHA256);
+    expect(sha(SPLITS.heldout9)).toBe(HELDOUT9_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -147,6 +150,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the ninth held-out set (blind 47/47) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout9));
+    expect(s.records).toBeGreaterThanOrEqual(45);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -172,3 +182,5 @@ const HELDOUT6_SHA256 = '43a8903bb05c97050a4af1979e75c9a653600392aff15dc146f0686
 const HELDOUT7_SHA256 = '401e527fc0bdedfbc3ab6c49a1ba9178ceda903618dd7a130ca78fb1bdfc7290';
 /** sha256 of corpus/latchkey-heldout-8.jsonl as committed in 95f5c98, before it was evaluated. */
 const HELDOUT8_SHA256 = 'ef72cdd8c854752ce66b371ee99b2bab7ed0756d9b18b6a7277ddf4b8a1d84c3';
+/** sha256 of corpus/latchkey-heldout-9.jsonl as committed in c7d9db9, before it was evaluated. */
+const HELDOUT9_SHA256 = 'eb9e2c5b44958a35c91ea2c0363de234771582605da5a84dfc3b68c4c5b4a347';
