@@ -5,11 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  type Extraction,
-  extractFromEmail,
-  extractFromSms,
-} from '../../src/ingest/extract/index.ts';
+import { type Extraction, extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 export interface CorpusRecord {
   id: string;
@@ -28,7 +24,10 @@ export interface CorpusRecord {
  * Each held-out set was written and committed before the extractor changes it was meant to judge,
  * then evaluated blind exactly once (bench/results/extract-quality-heldout*-first-look.md); after
  * a set's misses were read and fixed it stops being blind, and the next set takes its place:
- * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3`.
+ * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3` (blind 25/25), then
+ * `heldout4` (blind 119/123), then `heldout5` (blind 74/76), then `heldout6` (blind 62/64),
+ * then `heldout7` (blind 56/60), then `heldout8` (blind 51/52),
+ * then `heldout9`.
  */
 export const SPLITS = {
   dev:
@@ -38,6 +37,12 @@ export const SPLITS = {
   heldout: fileURLToPath(new URL('../../corpus/latchkey-heldout.jsonl', import.meta.url)),
   heldout2: fileURLToPath(new URL('../../corpus/latchkey-heldout-2.jsonl', import.meta.url)),
   heldout3: fileURLToPath(new URL('../../corpus/latchkey-heldout-3.jsonl', import.meta.url)),
+  heldout4: fileURLToPath(new URL('../../corpus/latchkey-heldout-4.jsonl', import.meta.url)),
+  heldout5: fileURLToPath(new URL('../../corpus/latchkey-heldout-5.jsonl', import.meta.url)),
+  heldout6: fileURLToPath(new URL('../../corpus/latchkey-heldout-6.jsonl', import.meta.url)),
+  heldout7: fileURLToPath(new URL('../../corpus/latchkey-heldout-7.jsonl', import.meta.url)),
+  heldout8: fileURLToPath(new URL('../../corpus/latchkey-heldout-8.jsonl', import.meta.url)),
+  heldout9: fileURLToPath(new URL('../../corpus/latchkey-heldout-9.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 
@@ -100,7 +105,8 @@ export function summarize(outcomes: readonly Outcome[]): Summary {
   return {
     records: outcomes.length,
     exact,
-    exactRate: outcomes.length === 0 ? 0 : Math.round((exact / outcomes.length) * 10_000) / 10_000,
+    exactRate:
+      outcomes.length === 0 ? 0 : Math.round((exact / outcomes.length) * 1_000_000) / 1_000_000,
     negatives: outcomes.filter((o) => o.record.expect.otp_code === null).length,
     invented: outcomes.filter((o) => o.invented).length,
   };

@@ -19,8 +19,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
+import { extractFromEmail } from '../../src/extract/index.ts';
 import { MailReader } from '../../src/ingest/email/mail-reader.ts';
-import { extractFromEmail } from '../../src/ingest/extract/index.ts';
 
 interface Run {
   readonly label: string;

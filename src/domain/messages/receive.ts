@@ -1,7 +1,8 @@
 /**
  * receive: the one path every carrier's message takes (Twilio webhook, synthetic endpoint, SMTP).
  *
- * 1. Extract the code, link or passkey request (pure, before any lock is held), seal the raw body.
+ * 1. Take what ingest found in the message (the extractor, src/extract, ran before any lock was
+ *    held: the domain never reads message text), seal the raw body.
  * 2. One statement (one implicit transaction, one round trip): find the session holding the
  *    address at this moment (active and unexpired, row-locked so a concurrent close or reroute is
  *    strictly before or after us); store the message once (`on conflict (dedupe_key) do
@@ -28,7 +29,6 @@ import type {
 } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError } from '../../errors/index.ts';
-import { type Extraction, extractFromEmail, extractFromSms } from '../../ingest/extract/index.ts';
 import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 import { registrable } from '../sessions/target-policy.ts';
@@ -42,10 +42,6 @@ export interface InboundMessage {
   /** E.164 for SMS; the inbox address (any case) for email. */
   to: string;
   from: string;
-  text: string;
-  /** Email only. */
-  subject?: string | undefined;
-  html?: string | undefined;
   /** The bytes as received (SMS text, or the whole RFC 5322 message): sealed, never returned. */
   raw: Buffer;
   /**
@@ -55,10 +51,10 @@ export interface InboundMessage {
    */
   rawGzipped?: Buffer | undefined;
   /**
-   * Already extracted (email: once per message, in the mail reader's worker pool, whatever the
-   * number of recipients); when absent, `text` (and `subject`, `html`) are extracted here.
+   * What the extractor found, run by ingest before this call (SMS: in the request; email: once per
+   * message in the mail reader's worker pool, whatever the number of recipients).
    */
-  extraction?: Extraction | undefined;
+  extraction: MessageFindings;
   /** Email: who sent it and what SPF, DKIM and DMARC said (ingest/email/sender-auth.ts). */
   sender?: SenderAuthentication | undefined;
   /** The carrier's own id (MessageSid; Message-ID): a repeat is stored once. */
@@ -68,6 +64,18 @@ export interface InboundMessage {
    * otherwise `not_found` and nothing is stored (a customer must not write into other tenants').
    */
   onlyForAccount?: string | undefined;
+}
+
+/**
+ * The part of an extraction (src/extract's `Extraction`) the domain stores and delivers. Declared
+ * here so the domain depends on no extractor: ingest hands over whatever the extractor returned.
+ */
+export interface MessageFindings {
+  readonly otp_code: string | null;
+  readonly magic_link: string | null;
+  readonly webauthn_required: boolean;
+  /** 0..1: how sure the extractor is of the whole verdict. */
+  readonly confidence: number;
 }
 
 export interface ReceiveResult {
@@ -90,16 +98,7 @@ export function receiveMessage(
 }
 
 async function receive(ctx: DomainContext, message: InboundMessage): Promise<ReceiveResult> {
-  const extraction =
-    message.extraction ??
-    (message.medium === 'sms'
-      ? extractFromSms({ from: message.from, text: message.text })
-      : extractFromEmail({
-          from: message.from,
-          subject: message.subject ?? '',
-          text: message.text,
-          html: message.html ?? '',
-        }));
+  const extraction = message.extraction;
   const to = message.medium === 'email' ? message.to.toLowerCase() : message.to;
   const messageId = newId('msg');
   const sealedRaw = ctx.sealer.seal(message.rawGzipped ?? message.raw, messageId);
@@ -349,7 +348,10 @@ interface StoredRow {
  * What the session gets from an extraction: a magic_link session prefers the link, the others the
  * code; a passkey request is reported when there is neither. Null: nothing to deliver.
  */
-export function verdictKind(extraction: Extraction, channel: SessionChannel): VerdictKind | null {
+export function verdictKind(
+  extraction: MessageFindings,
+  channel: SessionChannel,
+): VerdictKind | null {
   const { otp_code: code, magic_link: link } = extraction;
   if (channel === 'magic_link' && link) return 'magic_link';
   if (code) return 'otp_code';

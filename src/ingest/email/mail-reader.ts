@@ -19,7 +19,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { Histogram } from 'prom-client';
 import Tinypool from 'tinypool';
 import type { DomainLog } from '../../domain/context.ts';
-import type { Extraction } from '../extract/index.ts';
+import type { Extraction } from '../../extract/index.ts';
 import type { MailOutcome, MailTask } from './mail-worker.ts';
 
 export type ReadOutcome = MailOutcome | { kind: 'over_budget' };

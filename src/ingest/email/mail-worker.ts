@@ -17,7 +17,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { simpleParser } from 'mailparser';
-import { type Extraction, extractFromEmail } from '../extract/index.ts';
+import { type Extraction, extractFromEmail } from '../../extract/index.ts';
 
 export interface MailTask {
   /** The whole RFC 5322 message as received (at most SMTP_MAX_MESSAGE_BYTES). */

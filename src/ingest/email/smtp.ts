@@ -181,8 +181,6 @@ async function storeMail(
       to: recipient.address,
       from: read?.from || envelopeFrom || 'unknown',
       sender: withAddress,
-      subject: read?.subject ?? '',
-      text: '',
       extraction: read?.extraction ?? NO_CODE,
       raw,
       rawGzipped,

@@ -14,6 +14,7 @@ import { type ChallengeDeps, withEm } from '../../domain/context.ts';
 import { receiveMessage } from '../../domain/messages/receive.ts';
 import { isUsE164 } from '../../domain/numbers/pool-spec.ts';
 import { validate } from '../../errors/index.ts';
+import { extractFromSms } from '../../extract/index.ts';
 
 export const SYNTHETIC_SMS_PATH = '/v1/synthetic/sms';
 
@@ -39,8 +40,8 @@ export function syntheticSmsRoutes(deps: ChallengeDeps) {
           carrier: 'synthetic',
           to: sms.to,
           from: sms.from,
-          text: sms.body,
           raw: Buffer.from(sms.body, 'utf8'),
+          extraction: extractFromSms({ from: sms.from, text: sms.body }),
           onlyForAccount: request.principal!.accountId,
         });
         return reply

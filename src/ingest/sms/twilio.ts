@@ -23,6 +23,7 @@ import type { Config } from '../../config.ts';
 import { type ChallengeDeps, withEm } from '../../domain/context.ts';
 import { receiveMessage } from '../../domain/messages/receive.ts';
 import { AppError, validate } from '../../errors/index.ts';
+import { extractFromSms } from '../../extract/index.ts';
 
 export const TWILIO_PATH = '/ingest/sms/twilio';
 const TWIML_ACK = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
@@ -76,8 +77,8 @@ export function twilioRoutes(
         carrier: 'twilio',
         to: sms.To,
         from: sms.From,
-        text: sms.Body,
         raw: Buffer.from(sms.Body, 'utf8'),
+        extraction: extractFromSms({ from: sms.From, text: sms.Body }),
         externalId: sms.MessageSid,
       });
       return reply.status(200).type('text/xml').send(TWIML_ACK);

@@ -11,6 +11,7 @@ import { rerouteSession } from '../../../src/domain/sessions/reroute.ts';
 import { sweepOnce } from '../../../src/domain/sweeper.ts';
 import { waitForVerdict } from '../../../src/domain/verdicts/wait.ts';
 import { LocalWaiter, WaiterRegistry } from '../../../src/domain/verdicts/waiters.ts';
+import { extractFromEmail, extractFromSms } from '../../../src/extract/index.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import {
   countRows,
@@ -35,7 +36,7 @@ const sms = (to: string, body: string, extra: Partial<InboundMessage> = {}, cloc
     carrier: 'twilio',
     to,
     from: '+14155550100',
-    text: body,
+    extraction: extractFromSms({ text: body }),
     raw: Buffer.from(body),
     ...extra,
   });
@@ -99,7 +100,7 @@ describe('binding at receipt', () => {
       carrier: 'smtp',
       to: session.inboxAddress!,
       from: 'a@b.example',
-      text: 'code 314159',
+      extraction: extractFromEmail({ text: 'code 314159' }),
       raw: Buffer.from('x'),
     });
     expect(result.sessionId).toBeNull();
@@ -242,7 +243,7 @@ describe('hand-off to a waiter on this instance', () => {
         carrier: 'twilio',
         to: session.number!,
         from: '+14155550100',
-        text: 'Your code is 141592',
+        extraction: extractFromSms({ text: 'Your code is 141592' }),
         raw: Buffer.from('x'),
       },
     );
@@ -283,7 +284,7 @@ describe('the verdict outbox', () => {
         carrier: 'twilio',
         to: session.number!,
         from: '+14155550100',
-        text: 'Your code is 662607',
+        extraction: extractFromSms({ text: 'Your code is 662607' }),
         raw: Buffer.from('x'),
       },
     );

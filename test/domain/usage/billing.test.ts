@@ -13,6 +13,7 @@ import { sweepOnce } from '../../../src/domain/sweeper.ts';
 import { setEnterprisePricing } from '../../../src/domain/usage/pricing.ts';
 import { listUsage, usageSummary } from '../../../src/domain/usage/queries.ts';
 import { waitForVerdict } from '../../../src/domain/verdicts/wait.ts';
+import { extractFromSms } from '../../../src/extract/index.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import {
   createAccount,
@@ -35,7 +36,7 @@ const code = (clock: TestClock, to: string, body = 'Your code is 428571') =>
     carrier: 'synthetic',
     to,
     from: '+14155550100',
-    text: body,
+    extraction: extractFromSms({ text: body }),
     raw: Buffer.from(body),
   });
 

@@ -12,6 +12,7 @@ import { closeSession } from '../../../src/domain/sessions/close.ts';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { rerouteSession } from '../../../src/domain/sessions/reroute.ts';
 import { waitForVerdict } from '../../../src/domain/verdicts/wait.ts';
+import { extractFromEmail, extractFromSms } from '../../../src/extract/index.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import {
   createAccount,
@@ -34,7 +35,7 @@ const sms = (to: string, body: string) =>
     carrier: 'synthetic',
     to,
     from: '+14155550100',
-    text: body,
+    extraction: extractFromSms({ text: body }),
     raw: Buffer.from(body),
   });
 
@@ -119,8 +120,10 @@ describe('delivery', () => {
       carrier: 'smtp',
       to: session.inboxAddress!.toUpperCase(),
       from: 'no-reply@acme.example',
-      subject: 'Sign in to Acme',
-      text: 'Click to sign in: https://acme.example/auth/magic?token=Zx81kQp2Lm0vT7 This link expires in 15 minutes.',
+      extraction: extractFromEmail({
+        subject: 'Sign in to Acme',
+        text: 'Click to sign in: https://acme.example/auth/magic?token=Zx81kQp2Lm0vT7 This link expires in 15 minutes.',
+      }),
       raw: Buffer.from('raw email'),
     });
     const link = await waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 2 });
@@ -136,8 +139,10 @@ describe('delivery', () => {
       carrier: 'smtp',
       to: other.session.inboxAddress!,
       from: 'security@acme.example',
-      subject: 'Finish signing in',
-      text: 'To finish signing in, use your passkey or security key on this device.',
+      extraction: extractFromEmail({
+        subject: 'Finish signing in',
+        text: 'To finish signing in, use your passkey or security key on this device.',
+      }),
       raw: Buffer.from('raw email'),
     });
     const passkey = await waitForVerdict(ctxOf(t.app), other.principal, other.session.id, {

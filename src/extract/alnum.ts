@@ -1,0 +1,95 @@
+/**
+ * Letters-and-digits codes (`K8R2TQ`, `4D7QX9R1`, `KXB-92R`): 6–8 ASCII characters mixing letters
+ * and digits, case kept. Shape evidence separates generated codes (letters and digits
+ * interleaved) from words with a number (`SAVE15`, promo style), numbers with a unit (`100GB`),
+ * masked endings (`XX9921`) and hash-like mixed-case tokens.
+ */
+import { isAlnum, neighbourBefore, PATH_NEIGHBOURS } from './chars.ts';
+import type { CodeCandidate, Evidence } from './evidence.ts';
+import { isWordLetter } from './matcher.ts';
+
+export function scanAlnum(text: string, start: number, end: number, out: CodeCandidate[]): void {
+  const len = end - start;
+  if (len < 6 || len > 8) return;
+  const before = text[start - 1] ?? ' ';
+  const after = text[end] ?? ' ';
+  if (PATH_NEIGHBOURS.includes(before) || PATH_NEIGHBOURS.includes(after)) return;
+  if (after === '.' && isAlnum(text.charCodeAt(end + 1))) return;
+  if (before === '.' && isAlnum(text.charCodeAt(start - 2))) return;
+  if (isWordLetter(before.charCodeAt(0)) || isWordLetter(after.charCodeAt(0))) return;
+  const value = text.slice(start, end);
+  const evidence: Evidence[] = [
+    { weight: 0.5, reason: `${len}-character letters-and-digits token` },
+  ];
+  const shape = alnumShape(value);
+  if (shape !== null) evidence.push(shape);
+  if (
+    (before === '-' && isAlnum(text.charCodeAt(start - 2))) ||
+    (after === '-' && isAlnum(text.charCodeAt(end + 1)))
+  ) {
+    evidence.push({ weight: -0.6, reason: 'part of a hyphenated word' });
+  }
+  out.push({ value, start, end, kind: 'alnum', part: false, evidence });
+}
+
+function alnumShape(value: string): Evidence | null {
+  if (/^[xX*]{2,}\d{2,}$/.test(value))
+    return { weight: -3, reason: 'masked card or account ending' };
+  const runs = value.match(/[A-Za-z]+|\d+/g) ?? [];
+  const hasUpper = /[A-Z]/.test(value);
+  const hasLower = /[a-z]/.test(value);
+  if (runs.length === 2) {
+    const [a, b] = runs as [string, string];
+    if (/^[A-Za-z]/.test(a) && a.length >= 3) {
+      return { weight: -1.6, reason: 'a word followed by a number (promo or label style)' };
+    }
+    if (/^\d/.test(a) && b.length >= 2)
+      return { weight: -1.6, reason: 'a number followed by a unit' };
+    return { weight: -0.3, reason: 'letters and digits in only two runs' };
+  }
+  if (hasUpper && hasLower)
+    return { weight: -0.5, reason: 'mixed letter case (token or hash style)' };
+  if (hasLower) return { weight: -0.3, reason: 'lower-case letters' };
+  return { weight: 0.2, reason: 'letters and digits interleaved' };
+}
+
+/**
+ * Letters-and-digits code split by hyphens (`K7P-2QX`, `ABC-123`): 2–4 characters per group,
+ * upper case only (lower-case hyphenated words like `e-mail2go` are prose).
+ */
+export function scanCompound(text: string, start: number, out: CodeCandidate[]): number {
+  const parts: string[] = [];
+  let p = start;
+  let end = start;
+  while (parts.length < 4) {
+    let q = p;
+    while (q < text.length && isAlnum(text.charCodeAt(q))) q += 1;
+    parts.push(text.slice(p, q));
+    end = q;
+    if (text[q] === '-' && isAlnum(text.charCodeAt(q + 1))) p = q + 1;
+    else break;
+  }
+  if (parts.length < 2) return start;
+  const value = parts.join('');
+  if (value.length < 6 || value.length > 8 || !/[A-Z]/.test(value) || !/\d/.test(value))
+    return start;
+  if (/[a-z]/.test(value) || parts.some((x) => x.length < 2 || x.length > 4)) return start;
+  const before = text[start - 1] ?? ' ';
+  const after = text[end] ?? ' ';
+  if (PATH_NEIGHBOURS.includes(before) || PATH_NEIGHBOURS.includes(after) || before === '-')
+    return start;
+  if (isWordLetter(before.charCodeAt(0)) || isWordLetter(after.charCodeAt(0))) return start;
+  if (after === '.' && isAlnum(text.charCodeAt(end + 1))) return start;
+  const even = parts.every((x) => x.length === parts[0]!.length);
+  const evidence: Evidence[] = [
+    { weight: 0.5, reason: `${value.length}-character letters-and-digits token` },
+    even
+      ? { weight: 0.15, reason: "evenly separated groups ('-')" }
+      : { weight: -0.25, reason: 'unevenly separated groups' },
+  ];
+  if (before === '#' || neighbourBefore(text, start) === '#') {
+    evidence.push({ weight: -2.5, reason: 'number sign before it (order or reference number)' });
+  }
+  out.push({ value, start, end, kind: 'alnum', part: false, evidence });
+  return end;
+}
