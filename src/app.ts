@@ -20,6 +20,7 @@ import { type Database, openDatabase } from './db/orm.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import type { ChallengeDeps } from './domain/context.ts';
 import { type ChallengeRuntime, startChallengeRuntime } from './domain/runtime.ts';
+import { annotateRequestSpan } from './domain/spans.ts';
 import { AppError } from './errors/index.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorDocs } from './http/error-docs.ts';
@@ -35,7 +36,6 @@ import { type SmtpListener, startSmtpListener } from './ingest/email/smtp.ts';
 import { registerIngest } from './ingest/routes.ts';
 import { registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
-import { annotateRequestSpan } from './ops/spans.ts';
 import { registerFaces } from './rest-compat/index.ts';
 
 declare module 'fastify' {

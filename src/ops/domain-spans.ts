@@ -1,5 +1,5 @@
 /**
- * The traced implementation behind src/ops/spans.ts, loaded by src/ops/telemetry.ts only.
+ * The traced implementation behind src/domain/spans.ts, loaded by src/ops/telemetry.ts only.
  *
  * - A span per domain operation, a child of whatever span is active (the HTTP request's), made
  *   active itself so the operation's queries and events nest under it. A failed operation marks
@@ -9,7 +9,7 @@
  *   carry too (`latchkey.request_id`), so a log line leads to its trace and back.
  */
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import type { SpanAttributes, Tracing } from './spans.ts';
+import type { SpanAttributes, Tracing } from '../domain/spans.ts';
 
 export function domainTracing(): Tracing {
   const tracer = trace.getTracer('latchkey');

@@ -5,7 +5,7 @@
  * hooks exist; with the variable unset none of the SDK, exporters or instrumentations is loaded.
  *
  * One trace per request: the HTTP server span (instrumentation-http), the domain operation's span
- * (`inSpan` in src/ops/spans.ts: latchkey.session.open, latchkey.verdict.wait, …), the PostgreSQL
+ * (`inSpan` in src/domain/spans.ts: latchkey.session.open, latchkey.verdict.wait, …), the PostgreSQL
  * queries under it (instrumentation-pg, on the embedded database's socket as on a real server),
  * Redis commands (instrumentation-ioredis) and the verdict event's publish
  * (latchkey.verdict.publish). GraphQL's instrumentation is left out on purpose: it exports
@@ -84,7 +84,7 @@ export async function startTelemetry(): Promise<Telemetry> {
   });
   sdk.start();
 
-  const { installTracing } = await import('./spans.ts');
+  const { installTracing } = await import('../domain/spans.ts');
   const { domainTracing } = await import('./domain-spans.ts');
   installTracing(domainTracing());
   return {

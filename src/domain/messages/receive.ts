@@ -29,9 +29,9 @@ import type {
 } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
 import { AppError } from '../../errors/index.ts';
-import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
 import { registrable } from '../sessions/target-policy.ts';
+import { inSpan } from '../spans.ts';
 import type { DeliveredVerdict } from '../verdicts/delivered.ts';
 import { announceVerdict, returnClaimed } from '../verdicts/outbox.ts';
 import { enqueueCte } from '../webhooks/events.ts';

@@ -18,10 +18,10 @@ import type { Principal } from '../../auth/principal.ts';
 import { newId } from '../../entities/base.ts';
 import { numberTypes, sessionChannels } from '../../entities/challenge-session.ts';
 import { AppError, validate } from '../../errors/index.ts';
-import { inSpan } from '../../ops/spans.ts';
 import { chooseAuthenticator } from '../authenticators/authenticators.ts';
 import type { DomainContext } from '../context.ts';
 import { assignNumber, nextNumberAt } from '../numbers/pool.ts';
+import { inSpan } from '../spans.ts';
 import { enqueueWebhookEvent } from '../webhooks/events.ts';
 import {
   enforceAllowance,

@@ -13,8 +13,8 @@
  */
 import type { MessageMedium, SenderAuthentication } from '../../entities/inbound-message.ts';
 import type { VerdictKind } from '../../entities/verdict.ts';
-import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
+import { inSpan } from '../spans.ts';
 import type { DeliveredVerdict } from './delivered.ts';
 
 interface ConsumedRow {

@@ -12,8 +12,8 @@
  * is decided by the atomic consume, not by the event.
  */
 import type { VerdictKind } from '../../entities/verdict.ts';
-import { inSpan } from '../../ops/spans.ts';
 import type { DomainContext } from '../context.ts';
+import { inSpan } from '../spans.ts';
 import type { DeliveredVerdict } from './delivered.ts';
 
 export interface VerdictAnnouncement {

@@ -1,6 +1,8 @@
 /**
  * Domain spans: the one call the domain makes for tracing (`inSpan('latchkey.session.open', …)`),
- * and the HTTP host's one call to name a request's span after its route.
+ * and the HTTP host's one call to name a request's span after its route. The seam lives in the
+ * domain and imports nothing, so the domain never imports ops (a face); ops installs the traced
+ * implementation into it.
  *
  * This module imports nothing. Until `src/ops/telemetry.ts` installs an implementation (only
  * when OTEL_EXPORTER_OTLP_ENDPOINT is set), `inSpan` just calls the function and
