@@ -34,8 +34,10 @@ export const documents = {
   waitForVerdict: prepare(
     `mutation($id: ID!, $timeout: Float) { waitForVerdict(sessionId: $id, timeout: $timeout) { ...V } } ${verdict}`,
   ),
-  messages: prepare(`query($id: ID!, $first: Int, $after: String) {
-    messages(sessionId: $id, first: $first, after: $after) {
+  // Reading codes consumes them, so the listing is the `readMessages` mutation (aliased to keep
+  // the result's key); the `messages` query shows metadata only.
+  messages: prepare(`mutation($id: ID!, $first: Int, $after: String) {
+    messages: readMessages(sessionId: $id, first: $first, after: $after) {
       edges { node {
         id sessionId medium carrier from to receivedAt outcome codesHidden rejected
         sender { address domain authenticated spf dkim dmarc }

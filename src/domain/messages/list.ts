@@ -2,10 +2,13 @@
  * The message listing of a session (get_messages, GET /v1/sessions/:id/messages): metadata and
  * parsed results, never a raw body.
  *
- * Codes and links are shown only to a caller holding `otp:read`; for that caller, reading them is
- * consuming them — the listing's unconsumed verdicts are taken by the same conditional update a
- * waiter uses, so a later wait does not hand the same code out again. Without `otp:read` the codes
- * are hidden and nothing is consumed. Messages of closed and expired sessions remain listable.
+ * Two ways in. `reveal: false` (the GraphQL `messages` query) shows metadata only: codes and links
+ * hidden, nothing consumed, so it is safe to run over GET and to repeat. `reveal: true` (the
+ * `readMessages` mutation, behind GET /v1/sessions/:id/messages and `get_messages`) shows codes and
+ * links to a caller holding `otp:read`, and for that caller reading them is consuming them — the
+ * page's unconsumed verdicts are taken by the same conditional update a waiter uses, so a later
+ * wait does not hand the same code out again. Without `otp:read` the codes are hidden and nothing
+ * is consumed. Messages of closed and expired sessions remain listable.
  */
 import { z } from 'zod';
 import { hasScope, type Principal } from '../../auth/principal.ts';
@@ -50,7 +53,7 @@ export interface MessageView {
     /** Magic links: whether that is the target's registrable domain; null without a target. */
     linkMatchesTarget: boolean | null;
   } | null;
-  /** True when codes and links were withheld for lack of `otp:read`. */
+  /** True when codes and links were withheld: a metadata listing, or no `otp:read`. */
   codesHidden: boolean;
 }
 
@@ -83,6 +86,7 @@ export async function listMessages(
   principal: Principal,
   sessionId: string,
   rawInput: ListMessagesInput = {},
+  { reveal }: { reveal: boolean } = { reveal: false },
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   const input = validate(listMessagesInput, rawInput);
   const session = await loadSessionRow(ctx, principal, sessionId);
@@ -108,7 +112,7 @@ export async function listMessages(
     [sessionId, ...(cursor ? [cursor.received_at, cursor.id] : []), input.limit + 1],
   );
   const page = rows.slice(0, input.limit);
-  const canRead = hasScope(principal, 'otp:read');
+  const canRead = reveal && hasScope(principal, 'otp:read');
 
   const consumedNow = new Map<string, Date>();
   const unconsumed = page.filter((r) => r.verdict_id && !r.consumed_at).map((r) => r.verdict_id!);

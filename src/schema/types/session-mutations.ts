@@ -8,7 +8,7 @@ import { waitForVerdict } from '../../domain/verdicts/wait.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
 import { ChallengeSessionType } from './challenge-session.ts';
-import { ChannelEnum, NumberTypeEnum } from './enums.ts';
+import { ChannelEnum, CloseStatusEnum, NumberTypeEnum } from './enums.ts';
 import { VerdictResultType } from './verdict.ts';
 
 const OpenChallengeInput = builder.inputType('OpenChallengeInput', {
@@ -40,7 +40,11 @@ const CloseResultType = builder
   .implement({
     description: 'A closed session.',
     fields: (t) => ({
-      status: t.string({ description: 'Always `completed`.', resolve: (r) => r.status }),
+      status: t.field({
+        type: CloseStatusEnum,
+        description: 'Always `completed`.',
+        resolve: (r) => r.status,
+      }),
       session: t.field({
         type: ChallengeSessionType,
         description: 'The session as it is now.',
