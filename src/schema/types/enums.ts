@@ -1,7 +1,6 @@
 /** Enumerations shared by several types; values are the wire values of /v1 and MCP. */
 import type { Principal } from '../../auth/principal.ts';
 import type { WaitResult } from '../../domain/verdicts/wait.ts';
-import type { DeliveryStatus } from '../../domain/webhooks/endpoints.ts';
 import { billingTiers } from '../../entities/account.ts';
 import type { RegistrationStatus } from '../../entities/agent-registration.ts';
 import {
@@ -13,6 +12,7 @@ import {
 import { messageCarriers, messageMedia, messageOutcomes } from '../../entities/inbound-message.ts';
 import { usageKinds, usageStatuses } from '../../entities/usage-event.ts';
 import { verdictKinds } from '../../entities/verdict.ts';
+import { deliveryStatuses } from '../../entities/webhook-delivery.ts';
 import { builder } from '../builder.ts';
 
 export const ChannelEnum = builder.enumType('Channel', {
@@ -103,5 +103,5 @@ export const VerdictEnum = builder.enumType('Verdict', {
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description:
     '`pending` (being sent or waiting for a retry), `delivered` (a 2xx), or `failed` (every retry failed).',
-  values: allOf<DeliveryStatus>()(['pending', 'delivered', 'failed']),
+  values: deliveryStatuses,
 });
