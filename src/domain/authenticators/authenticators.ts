@@ -8,8 +8,9 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
-import type { TotpAlgorithm } from '../../entities/authenticator.ts';
+import type { Authenticator, TotpAlgorithm } from '../../entities/authenticator.ts';
 import { newId } from '../../entities/base.ts';
+import type { RowOf } from '../../entities/row.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { type CreateAuthenticatorInput, readEnrolment } from './enrolment.ts';
@@ -26,18 +27,19 @@ export interface AuthenticatorView {
 }
 
 /** The columns a view is made of: never `secret`. */
-const VIEW_COLUMNS = 'id, target, label, issuer, digits, period, algorithm, created_at';
+const viewColumns = [
+  'id',
+  'target',
+  'label',
+  'issuer',
+  'digits',
+  'period',
+  'algorithm',
+  'created_at',
+] as const satisfies readonly (keyof RowOf<Authenticator>)[];
+const VIEW_COLUMNS = viewColumns.join(', ');
 
-interface ViewRow {
-  id: string;
-  target: string;
-  label: string | null;
-  issuer: string | null;
-  digits: number;
-  period: number;
-  algorithm: TotpAlgorithm;
-  created_at: string | Date;
-}
+type ViewRow = Pick<RowOf<Authenticator>, (typeof viewColumns)[number]>;
 
 const toView = (row: ViewRow): AuthenticatorView => ({
   id: row.id,

@@ -13,7 +13,8 @@
  * after commit, only for the winner, and the code is never stored or published: events carry the
  * session id and kind only.
  */
-import type { TotpAlgorithm } from '../../entities/authenticator.ts';
+import type { Authenticator } from '../../entities/authenticator.ts';
+import type { RowOf } from '../../entities/row.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { sessionEndedError } from '../sessions/read.ts';
@@ -31,13 +32,10 @@ export interface ServedCode {
   validUntil: Date;
 }
 
-interface AuthenticatorRow {
-  id: string;
-  digits: number;
-  period: number;
-  algorithm: TotpAlgorithm;
-  secret: string;
-}
+type AuthenticatorRow = Pick<
+  RowOf<Authenticator>,
+  'id' | 'digits' | 'period' | 'algorithm' | 'secret'
+>;
 
 /** The code for `sessionId` now, or when to try again (the next step's start, on the clock). */
 export async function serveTotpCode(

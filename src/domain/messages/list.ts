@@ -13,13 +13,15 @@
 import { z } from 'zod';
 import { hasScope, type Principal } from '../../auth/principal.ts';
 import type {
+  InboundMessage,
   MessageCarrier,
   MessageMedium,
   MessageOutcome,
   MessageRejection,
   SenderAuthentication,
 } from '../../entities/inbound-message.ts';
-import type { VerdictKind } from '../../entities/verdict.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { Verdict, VerdictKind } from '../../entities/verdict.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { loadSessionRow } from '../sessions/read.ts';
@@ -63,23 +65,27 @@ export const listMessagesInput = z.strictObject({
 });
 export type ListMessagesInput = z.input<typeof listMessagesInput>;
 
-interface Row {
-  id: string;
-  medium: MessageMedium;
-  carrier: MessageCarrier;
-  from_address: string;
-  to_address: string;
-  received_at: string;
-  outcome: MessageOutcome;
-  sender: SenderAuthentication | null;
-  rejected: MessageRejection | null;
-  link_domain: string | null;
-  verdict_id: string | null;
-  kind: VerdictKind | null;
-  secret: Buffer | null;
-  webauthn_required: boolean | null;
-  consumed_at: string | null;
-}
+/** Null in every column when the message has no verdict (a left join). */
+type Joined<T> = { [K in keyof T]: T[K] | null };
+
+/** A message and its verdict, if any: the selected columns, typed by their entities. */
+type Row = Pick<
+  RowOf<InboundMessage>,
+  | 'id'
+  | 'medium'
+  | 'carrier'
+  | 'from_address'
+  | 'to_address'
+  | 'received_at'
+  | 'outcome'
+  | 'sender'
+  | 'rejected'
+> &
+  Joined<
+    Pick<RowOf<Verdict>, 'link_domain' | 'kind' | 'secret' | 'webauthn_required' | 'consumed_at'>
+  > & {
+    verdict_id: string | null;
+  };
 
 export async function listMessages(
   ctx: DomainContext,

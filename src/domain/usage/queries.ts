@@ -15,7 +15,8 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import type { BillingTier } from '../../entities/account.ts';
 import type { SessionChannel } from '../../entities/challenge-session.ts';
-import type { UsageKind, UsageStatus } from '../../entities/usage-event.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { UsageEvent, UsageKind, UsageStatus } from '../../entities/usage-event.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { monthOf } from '../sessions/limits.ts';
@@ -47,17 +48,18 @@ export const listUsageInput = z.strictObject({
 });
 export type ListUsageInput = z.input<typeof listUsageInput>;
 
-interface EventRow {
-  id: string;
-  kind: UsageKind;
-  status: UsageStatus;
-  session_id: string;
-  channel: SessionChannel;
-  credential_id: string;
-  agent_id: string;
-  occurred_at: string;
-  settled_at: string | null;
-}
+type EventRow = Pick<
+  RowOf<UsageEvent>,
+  | 'id'
+  | 'kind'
+  | 'status'
+  | 'session_id'
+  | 'channel'
+  | 'credential_id'
+  | 'agent_id'
+  | 'occurred_at'
+  | 'settled_at'
+>;
 
 export async function listUsage(
   ctx: DomainContext,
