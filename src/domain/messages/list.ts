@@ -91,8 +91,8 @@ export async function listMessages(
   ctx: DomainContext,
   principal: Principal,
   sessionId: string,
-  rawInput: ListMessagesInput = {},
-  { reveal }: { reveal: boolean } = { reveal: false },
+  rawInput: ListMessagesInput,
+  { reveal }: { reveal: boolean },
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   const input = validate(listMessagesInput, rawInput);
   const session = await loadSessionRow(ctx, principal, sessionId);
