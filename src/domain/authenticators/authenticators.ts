@@ -13,6 +13,7 @@ import { newId } from '../../entities/base.ts';
 import type { RowOf } from '../../entities/row.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { pageLimit } from '../paging.ts';
 import { type CreateAuthenticatorInput, readEnrolment } from './enrolment.ts';
 
 export interface AuthenticatorView {
@@ -87,7 +88,7 @@ export async function createAuthenticator(
 
 export const listAuthenticatorsInput = z.strictObject({
   after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit(),
 });
 export type ListAuthenticatorsInput = z.input<typeof listAuthenticatorsInput>;
 

@@ -24,6 +24,7 @@ import type { RowOf } from '../../entities/row.ts';
 import type { Verdict, VerdictKind } from '../../entities/verdict.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { pageLimit } from '../paging.ts';
 import { loadSessionRow } from '../sessions/read.ts';
 import { openSecret } from '../verdicts/consume.ts';
 import { linkMatches } from './receive.ts';
@@ -61,7 +62,7 @@ export interface MessageView {
 
 export const listMessagesInput = z.strictObject({
   after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit(),
 });
 export type ListMessagesInput = z.input<typeof listMessagesInput>;
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { pageLimit } from '../paging.ts';
 import {
   effectiveState,
   SESSION_COLUMNS,
@@ -53,7 +54,7 @@ export function endedError(state: 'completed' | 'expired') {
 
 export const listSessionsInput = z.strictObject({
   after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit(),
 });
 export type ListSessionsInput = z.input<typeof listSessionsInput>;
 

@@ -19,6 +19,7 @@ import type { RowOf } from '../../entities/row.ts';
 import type { UsageEvent, UsageKind, UsageStatus } from '../../entities/usage-event.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
+import { pageLimit } from '../paging.ts';
 import { monthOf } from '../sessions/limits.ts';
 
 export const PER_SESSION_PRICE_CENTS = 99;
@@ -42,7 +43,7 @@ const period = z
 
 export const listUsageInput = z.strictObject({
   after: z.string().min(1).max(255).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: pageLimit(50),
   /** A UTC month, YYYY-MM; all time when absent. */
   period: period.optional(),
 });

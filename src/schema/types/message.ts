@@ -6,6 +6,7 @@
  * a GET, a retry or a prefetch cannot take a code from the agent waiting for it.
  */
 import { listMessages, type MessageView } from '../../domain/messages/list.ts';
+import { PAGE_SIZE } from '../../domain/paging.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
 import {
@@ -150,7 +151,9 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'sessions:read' },
     args: {
       sessionId: t.arg.id({ required: true, description: 'A session of your account.' }),
-      first: t.arg.int({ description: 'How many (1–100, default 20).' }),
+      first: t.arg.int({
+        description: `How many (${PAGE_SIZE.min}–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}).`,
+      }),
       after: t.arg.string({ description: 'The last message id seen.' }),
     },
     complexity: (args) => ({ field: 1, multiplier: args.first ?? 20 }),

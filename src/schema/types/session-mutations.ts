@@ -4,7 +4,11 @@ import { closeSession } from '../../domain/sessions/close.ts';
 import { openSession } from '../../domain/sessions/open.ts';
 import { rerouteSession } from '../../domain/sessions/reroute.ts';
 import type { SessionView } from '../../domain/sessions/views.ts';
-import { waitForVerdict } from '../../domain/verdicts/wait.ts';
+import {
+  DEFAULT_WAIT_SECONDS,
+  MAX_WAIT_SECONDS,
+  waitForVerdict,
+} from '../../domain/verdicts/wait.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
 import { ChallengeSessionType } from './challenge-session.ts';
@@ -118,7 +122,7 @@ builder.mutationFields((t) => ({
       sessionId: t.arg.id({ required: true, description: 'A session of your account.' }),
       timeout: t.arg.float({
         required: false,
-        description: 'Seconds, 0 to 300 (default 30); 0 only looks.',
+        description: `Seconds, 0 to ${MAX_WAIT_SECONDS} (default ${DEFAULT_WAIT_SECONDS}); 0 only looks.`,
       }),
     },
     resolve: (_root, args, context) =>

@@ -11,7 +11,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readSession } from '../../domain/sessions/read.ts';
-import { type WaitResult, waitForVerdict } from '../../domain/verdicts/wait.ts';
+import { MAX_WAIT_SECONDS, type WaitResult, waitForVerdict } from '../../domain/verdicts/wait.ts';
 import {
   isAppError,
   isDependencyUnavailable,
@@ -67,7 +67,7 @@ async function* verdictStream(
         domainOf(context),
         principal,
         sessionId,
-        { timeout: 300 },
+        { timeout: MAX_WAIT_SECONDS },
         context.signal,
       );
     } catch (error) {
