@@ -25,6 +25,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { hit } from '../domain/throttle/counter.ts';
+import { OAuthError } from '../errors/index.ts';
+import { oauthClientError, sendOAuthError } from '../http/oauth-error.ts';
 import { paths } from './metadata.ts';
 import { defaultClientId } from './provider.ts';
 import { presetBody, providerBodyLimit, withoutProviderSession } from './provider-internals.ts';
@@ -72,35 +74,26 @@ export function mountProvider(
       (_request, body, done) => done(null, body),
     );
     app.setErrorHandler((error, request, reply) => {
-      const status = (error as { statusCode?: number }).statusCode;
-      const tooLarge = status === 413;
-      if (!tooLarge && !(status && status >= 400 && status < 500)) {
-        request.log.error({ err: error }, 'unexpected error before the authorization server');
-      }
-      return reply
-        .status(tooLarge ? 413 : status && status < 500 ? 400 : 500)
-        .header('cache-control', 'no-store')
-        .send(
-          status && status < 500
-            ? {
-                error: 'invalid_request',
-                error_description: tooLarge ? 'request body is too large' : 'request is malformed',
-              }
-            : { error: 'server_error', error_description: 'an unexpected error occurred' },
-        );
+      const refused = oauthClientError(error, {
+        malformed: 'request is malformed',
+        tooLarge: 'request body is too large',
+      });
+      if (refused) return sendOAuthError(reply, refused);
+      request.log.error({ err: error }, 'unexpected error before the authorization server');
+      return sendOAuthError(reply, new OAuthError('server_error', 'an unexpected error occurred'));
     });
 
     for (const url of [paths.token, paths.revocation]) {
       app.post(url, (request, reply) => {
         if (request.headers['content-type'] === undefined) {
           // The provider would read this as "no client authentication"; say what is wrong.
-          return reply
-            .status(400)
-            .header('cache-control', 'no-store')
-            .send({
-              error: 'invalid_request',
-              error_description: `only application/x-www-form-urlencoded content-type bodies are supported on POST ${url}`,
-            });
+          return sendOAuthError(
+            reply,
+            new OAuthError(
+              'invalid_request',
+              `only application/x-www-form-urlencoded content-type bodies are supported on POST ${url}`,
+            ),
+          );
         }
         const raw = typeof request.body === 'string' ? request.body : '';
         // RFC 6749 §5.1 wants Pragma beside the provider's Cache-Control: no-store.
@@ -127,14 +120,14 @@ export function mountProvider(
           1,
           Math.ceil((counted.windowEndsAt.getTime() - Date.now()) / 1000),
         );
-        return reply
-          .status(429)
-          .header('retry-after', String(retryAfter))
-          .header('cache-control', 'no-store')
-          .send({
-            error: 'rate_limited',
-            error_description: `too many client registrations from this address; retry in ${retryAfter} seconds`,
-          });
+        return sendOAuthError(
+          reply,
+          new OAuthError(
+            'rate_limited',
+            `too many client registrations from this address; retry in ${retryAfter} seconds`,
+            { retryAfter },
+          ),
+        );
       }
       handOver(request, reply, typeof request.body === 'string' ? request.body : '');
     });

@@ -21,7 +21,12 @@ import Provider, {
 } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
+import {
+  isDependencyUnavailable,
+  OAuthError,
+  oauthBody,
+  UNAVAILABLE_RETRY_AFTER,
+} from '../errors/index.ts';
 import { createAdapterFactory, RegistrationNotLiveError } from './adapter.ts';
 import { grantTypes, registerGrants } from './grants/index.ts';
 import type { IdentityAssertions } from './identity-assertion.ts';
@@ -178,20 +183,22 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
   provider.on('server_error', (ctx, error) => {
     // An MCP host's code redeemed after the person disconnected it (the token is not stored).
     if (error instanceof RegistrationNotLiveError) {
-      ctx.status = 400;
-      ctx.body = { error: 'invalid_grant', error_description: 'the registration has been revoked' };
+      const refused = new OAuthError('invalid_grant', 'the registration has been revoked');
+      ctx.status = refused.status;
+      ctx.body = oauthBody(refused);
       return;
     }
     // Emitted before the response leaves: an unreachable database becomes RFC 6749's
     // `temporarily_unavailable` (503 + Retry-After) instead of a 500 (issue 11 §6).
     if (isDependencyUnavailable(error)) {
       deps.logger.warn({ component: 'oauth', cause: String(error) }, 'dependency down');
-      ctx.status = 503;
+      const refused = new OAuthError(
+        'temporarily_unavailable',
+        'the service is temporarily unavailable',
+      );
+      ctx.status = refused.status;
       ctx.set('retry-after', String(UNAVAILABLE_RETRY_AFTER));
-      ctx.body = {
-        error: 'temporarily_unavailable',
-        error_description: 'the service is temporarily unavailable',
-      };
+      ctx.body = oauthBody(refused);
       return;
     }
     deps.logger.error({ err: error, component: 'oauth' }, 'authorization server error');

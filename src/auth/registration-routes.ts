@@ -11,13 +11,19 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { emailSchema } from '../domain/accounts/accounts.ts';
 import { createRegistration, type RegistrationPolicy } from '../domain/agents/registrations.ts';
 import { hit } from '../domain/throttle/counter.ts';
-import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER } from '../errors/index.ts';
+import {
+  isDependencyUnavailable,
+  OAuthError,
+  type OAuthErrorCode,
+  UNAVAILABLE_RETRY_AFTER,
+} from '../errors/index.ts';
+import { oauthClientError, sendOAuthError } from '../http/oauth-error.ts';
 import { isoSeconds } from './identity-assertion.ts';
 import { paths } from './metadata.ts';
 import { defaultAgentScopes, scopes } from './principal.ts';
@@ -33,23 +39,7 @@ export const registrationLimits = {
   perEmail: { max: 10, windowSeconds: 3600 },
 };
 
-class RegistrationThrottled extends Error {
-  readonly retryAfter: number;
-  constructor(retryAfter: number) {
-    super('too many registrations; retry later');
-    this.retryAfter = retryAfter;
-  }
-}
-
-class RegistrationError extends Error {
-  readonly error: string;
-  constructor(error: string, description: string) {
-    super(description);
-    this.error = error;
-  }
-}
-
-const notEnabled: Record<string, string> = {
+const notEnabled: Record<string, OAuthErrorCode> = {
   anonymous: 'anonymous_not_enabled',
   identity_assertion: 'identity_assertion_not_enabled',
 };
@@ -71,18 +61,12 @@ function parseScope(requested: string | undefined): string[] {
   const granted = new Set<string>(defaultAgentScopes);
   for (const scope of (requested ?? '').split(' ').filter(Boolean)) {
     if (!(scopes as readonly string[]).includes(scope)) {
-      throw new RegistrationError('invalid_request', `unknown scope: ${scope.slice(0, 50)}`);
+      throw new OAuthError('invalid_request', `unknown scope: ${scope.slice(0, 50)}`);
     }
     granted.add(scope);
   }
   return scopes.filter((scope) => granted.has(scope));
 }
-
-const sendError = (reply: FastifyReply, status: number, error: string, description: string) =>
-  reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .send({ error, error_description: description });
 
 export function registrationRoutes(
   config: Config,
@@ -99,63 +83,47 @@ export function registrationRoutes(
         try {
           done(null, JSON.parse(body as string));
         } catch {
-          done(new RegistrationError('invalid_request', 'the body is not valid JSON'), undefined);
+          done(new OAuthError('invalid_request', 'the body is not valid JSON'), undefined);
         }
       },
     );
     app.setErrorHandler((error, request, reply) => {
-      if (error instanceof RegistrationThrottled) {
-        reply.header('retry-after', String(error.retryAfter));
-        return sendError(reply, 429, 'rate_limited', error.message);
-      }
-      if (error instanceof RegistrationError) {
-        return sendError(reply, 400, error.error, error.message);
-      }
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status === 413) return sendError(reply, 413, 'invalid_request', 'the body is too large');
-      if (status && status >= 400 && status < 500) {
-        return sendError(
-          reply,
-          400,
-          'invalid_request',
-          'the body must be a JSON object (application/json)',
-        );
-      }
+      const refused = oauthClientError(error, {
+        malformed: 'the body must be a JSON object (application/json)',
+        tooLarge: 'the body is too large',
+      });
+      if (refused) return sendOAuthError(reply, refused);
       // The database is unreachable: an outage to wait out, not a server bug (issue 11 §6).
       if (isDependencyUnavailable(error)) {
         request.log.warn({ cause: String(error) }, 'registration: dependency down');
-        reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER));
-        return sendError(
+        return sendOAuthError(
           reply,
-          503,
-          'temporarily_unavailable',
-          'the service is temporarily unavailable',
+          new OAuthError('temporarily_unavailable', 'the service is temporarily unavailable', {
+            retryAfter: UNAVAILABLE_RETRY_AFTER,
+          }),
         );
       }
       request.log.error({ err: error }, 'registration failed');
-      return sendError(reply, 500, 'server_error', 'an unexpected error occurred');
+      return sendOAuthError(reply, new OAuthError('server_error', 'an unexpected error occurred'));
     });
 
     app.post(paths.identity, async (request, reply) => {
       const body = request.body;
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
-        throw new RegistrationError('invalid_request', 'the body must be a JSON object');
+        throw new OAuthError('invalid_request', 'the body must be a JSON object');
       }
       const type = (body as { type?: unknown }).type;
       if (typeof type !== 'string' || type === '') {
-        throw new RegistrationError('invalid_request', 'type is required (service_auth)');
+        throw new OAuthError('invalid_request', 'type is required (service_auth)');
       }
       if (notEnabled[type]) {
-        throw new RegistrationError(
-          notEnabled[type]!,
-          `registration type ${type} is not available`,
-        );
+        throw new OAuthError(notEnabled[type]!, `registration type ${type} is not available`);
       }
       if (type !== 'service_auth') {
-        throw new RegistrationError('invalid_request', 'unknown registration type');
+        throw new OAuthError('invalid_request', 'unknown registration type');
       }
       if (!config.serviceAuthEnabled) {
-        throw new RegistrationError(
+        throw new OAuthError(
           'service_auth_not_enabled',
           'registration type service_auth is not available',
         );
@@ -164,11 +132,11 @@ export function registrationRoutes(
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = issue.path.join('.') || 'body';
-        throw new RegistrationError('invalid_request', `${field}: ${issue.message}`);
+        throw new OAuthError('invalid_request', `${field}: ${issue.message}`);
       }
       const email = emailSchema.safeParse(parsed.data.login_hint);
       if (!email.success) {
-        throw new RegistrationError('invalid_request', 'login_hint must be an email address');
+        throw new OAuthError('invalid_request', 'login_hint must be an email address');
       }
       const granted = parseScope(parsed.data.scope);
       const emailKey = createHash('sha256').update(email.data).digest('hex');
@@ -178,9 +146,9 @@ export function registrationRoutes(
       ] as const) {
         const state = await hit(request.em, key, limit.windowSeconds);
         if (state.count > limit.max) {
-          throw new RegistrationThrottled(
-            Math.max(1, Math.ceil((state.windowEndsAt.getTime() - Date.now()) / 1000)),
-          );
+          throw new OAuthError('rate_limited', 'too many registrations; retry later', {
+            retryAfter: Math.max(1, Math.ceil((state.windowEndsAt.getTime() - Date.now()) / 1000)),
+          });
         }
       }
       const settings = policy();

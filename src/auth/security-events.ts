@@ -27,6 +27,7 @@ import {
 } from 'jose';
 import type { Config } from '../config.ts';
 import { revokeRegistration } from '../domain/agents/registrations.ts';
+import { type SecurityEventErrorCode, securityEventErrorCodes } from '../errors/index.ts';
 import type { EventBus } from '../events/bus.ts';
 import { paths, revokedEventType } from './metadata.ts';
 import { announceRevocation } from './revocation.ts';
@@ -36,12 +37,8 @@ const bodyLimit = 16 * 1024;
 const futureSkewSeconds = 60;
 const acceptedAlgorithms = ['ES256', 'ES384', 'ES512', 'RS256', 'PS256', 'EdDSA'];
 
-type ErrCode =
-  | 'invalid_request'
-  | 'invalid_key'
-  | 'invalid_issuer'
-  | 'invalid_audience'
-  | 'authentication_failed';
+/** The RFC 8935 codes an event is refused with (src/errors/oauth.ts lists every code sent). */
+type ErrCode = Exclude<SecurityEventErrorCode, 'temporarily_unavailable' | 'internal_error'>;
 
 class EventRefused extends Error {
   readonly err: ErrCode;
@@ -145,8 +142,12 @@ export function securityEventRoutes({ config, orm, events, clock }: SecurityEven
     });
   }
 
-  const refuse = (reply: FastifyReply, err: string, description: string, status = 400) =>
-    reply.status(status).header('cache-control', 'no-store').send({ err, description });
+  const refuse = (
+    reply: FastifyReply,
+    err: SecurityEventErrorCode,
+    description: string,
+    status: number = securityEventErrorCodes[err].status,
+  ) => reply.status(status).header('cache-control', 'no-store').send({ err, description });
 
   return async function securityEvents(app: FastifyInstance) {
     app.removeAllContentTypeParsers();
@@ -163,10 +164,10 @@ export function securityEventRoutes({ config, orm, events, clock }: SecurityEven
         return refuse(reply, 'invalid_request', 'the body must be application/secevent+jwt');
       }
       if (error instanceof KeysUnavailable) {
-        return refuse(reply, 'temporarily_unavailable', error.message, 503);
+        return refuse(reply, 'temporarily_unavailable', error.message);
       }
       request.log.error({ err: error }, 'security event failed');
-      return refuse(reply, 'internal_error', 'an unexpected error occurred', 500);
+      return refuse(reply, 'internal_error', 'an unexpected error occurred');
     });
 
     app.post(paths.events, async (request, reply) => {

@@ -7,6 +7,13 @@ export type BillingTier = (typeof billingTiers)[number];
 
 export const AccountSchema = defineEntity({
   name: 'Account',
+  indexes: [
+    {
+      name: 'account_scheduled_tier_at_index',
+      expression:
+        'create index "account_scheduled_tier_at_index" on "account" ("scheduled_tier_at") where "scheduled_tier_at" is not null',
+    },
+  ],
   properties: {
     ...baseProperties('acc'),
     name: p.string().length(200),

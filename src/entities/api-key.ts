@@ -25,7 +25,8 @@ export const ApiKeySchema = defineEntity({
      * whole tree (the foreign key cascades, so a key minted while its parent is being deleted
      * cannot survive it either).
      */
-    parentKey: () => p.manyToOne(ApiKey).nullable().index().deleteRule('cascade'),
+    parentKey: () =>
+      p.manyToOne(ApiKey).nullable().index().deleteRule('cascade').updateRule('cascade'),
     /**
      * Lineage: the agent registration this key derives from, directly or through parent keys.
      * Revoking the registration deletes all of them in one statement, and a key is honoured only

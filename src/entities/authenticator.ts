@@ -18,7 +18,7 @@ export const AuthenticatorSchema = defineEntity({
   indexes: [{ properties: ['account', 'targetHost'] }],
   properties: {
     ...baseProperties('aut'),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => p.manyToOne(Account).deleteRule('cascade').updateRule('cascade'),
     /** The site or app as given, and its normalised host. */
     target: p.string().length(2048),
     targetHost: p.string().length(255),

@@ -65,7 +65,8 @@ export const ChallengeSessionSchema = defineEntity({
     firstCodeAt: p.datetime().nullable(),
     rerouteCount: p.integer().default(0),
     /** totp only: the authenticator whose codes the session hands out (null once it is deleted). */
-    authenticator: () => p.manyToOne(Authenticator).nullable().deleteRule('set null'),
+    authenticator: () =>
+      p.manyToOne(Authenticator).nullable().deleteRule('set null').updateRule('cascade'),
     /** email_otp, magic_link: only an authenticated sender (of the target's domain) yields a verdict. */
     requireAuthenticatedSender: p.boolean().default(false),
   },

@@ -7,6 +7,7 @@ import { Authenticator } from './authenticator.ts';
 import { ChallengeSession } from './challenge-session.ts';
 import { ConsoleSession } from './console-session.ts';
 import { EmailToken } from './email-token.ts';
+import { IdempotencyKey } from './idempotency-key.ts';
 import { InboundMessage } from './inbound-message.ts';
 import { OidcPayload } from './oidc-payload.ts';
 import { PhoneNumber } from './phone-number.ts';
@@ -19,6 +20,8 @@ import { TotpStep } from './totp-step.ts';
 import { UsageEvent } from './usage-event.ts';
 import { User } from './user.ts';
 import { Verdict } from './verdict.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
 
 export {
   Account,
@@ -29,6 +32,7 @@ export {
   ChallengeSession,
   ConsoleSession,
   EmailToken,
+  IdempotencyKey,
   InboundMessage,
   OidcPayload,
   PhoneNumber,
@@ -41,6 +45,8 @@ export {
   UsageEvent,
   User,
   Verdict,
+  WebhookDelivery,
+  WebhookEndpoint,
 };
 
 export const entities = [
@@ -64,4 +70,7 @@ export const entities = [
   EmailToken,
   Authenticator,
   TotpStep,
+  WebhookEndpoint,
+  WebhookDelivery,
+  IdempotencyKey,
 ];

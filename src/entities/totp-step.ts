@@ -9,7 +9,8 @@ import { Authenticator } from './authenticator.ts';
 export const TotpStepSchema = defineEntity({
   name: 'TotpStep',
   properties: {
-    authenticator: () => p.manyToOne(Authenticator).primary().deleteRule('cascade'),
+    authenticator: () =>
+      p.manyToOne(Authenticator).primary().deleteRule('cascade').updateRule('cascade'),
     /** floor(unix seconds / period). */
     step: p.bigint('number').primary(),
     sessionId: p.string().length(255),

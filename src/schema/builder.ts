@@ -57,6 +57,11 @@ export const builder = new SchemaBuilder<{
     // Lists here are connections whose cost already scales with `first`; no second multiplier.
     defaultListMultiplier: 1,
     limit: { complexity: 5000, depth: 8, breadth: 100 },
+    complexityError: (kind, result) =>
+      new AppError(
+        'query_too_complex',
+        `Query exceeds maximum ${kind} (complexity ${result.complexity} of ${result.maxComplexity}, depth ${result.depth} of ${result.maxDepth}, breadth ${result.breadth} of ${result.maxBreadth})`,
+      ),
   },
 });
 

@@ -1,20 +1,48 @@
 /**
  * How errors leave the schema. An AppError keeps its message and gains `extensions.code` (and any
- * safe extras such as the missing `scope`); a syntax or validation error is the client's mistake,
- * `invalid_request` (or `query_too_complex` for the depth and cost limits); an unreachable
- * dependency is `service_unavailable` with `retryAfter`; anything else is
- * masked as `internal_error` with no detail, and logged by the caller.
+ * safe extras such as the missing `scope`); an unreachable dependency is `service_unavailable`
+ * with `retryAfter`; anything else unexpected is masked as `internal_error` with no detail, and
+ * logged by the caller.
+ *
+ * A syntax or validation error is the client's mistake. Its code is read from what the error
+ * carries, never guessed from its wording: `extensions.code` when the rule that raised it set a
+ * registry code (the limits in limits.ts, the complexity plugin and single-wait.ts set
+ * `query_too_complex`), else yoga's `extensions.http.status` (405 for a mutation over GET is
+ * `method_not_allowed`, kept as 405 with its `Allow` header), else `invalid_request`. Masking twice
+ * (the WebSocket path does) therefore gives the same code.
  */
 import { GraphQLError } from 'graphql';
 import {
   AppError,
+  type ErrorCode,
+  errorCodes,
   isAppError,
   isDependencyUnavailable,
   unavailableError,
 } from '../errors/index.ts';
 
-const tooComplex =
-  /maximum (introspection )?(complexity|depth|breadth)|depth limit|limit of \d+ exceeded|exceeds/i;
+const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(errorCodes, code);
+
+/** The registry codes of the HTTP statuses yoga itself refuses a request with. */
+const yogaStatusCodes: Record<number, ErrorCode> = {
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+interface HttpExtension {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** The stable code of a client's syntax or validation error, from what the error carries. */
+function clientErrorCode(error: GraphQLError): { code: ErrorCode; http?: HttpExtension } {
+  if (isErrorCode(error.extensions.code)) return { code: error.extensions.code };
+  const http = error.extensions.http as HttpExtension | undefined;
+  const byStatus = http?.status === undefined ? undefined : yogaStatusCodes[http.status];
+  return byStatus ? { code: byStatus, http } : { code: 'invalid_request' };
+}
 
 /** The AppError behind a GraphQL error, when there is one. */
 export function appErrorOf(error: unknown): AppError | undefined {
@@ -56,8 +84,11 @@ export function maskError(error: unknown): GraphQLError {
     });
   }
   if (located && !isUnexpected(located)) {
-    const code = tooComplex.test(located.message) ? 'query_too_complex' : 'invalid_request';
-    return new GraphQLError(located.message, { ...where, extensions: { code } });
+    const { code, http } = clientErrorCode(located);
+    return new GraphQLError(located.message, {
+      ...where,
+      extensions: { code, ...(http ? { http } : {}) },
+    });
   }
   return new GraphQLError('An unexpected error occurred', {
     ...where,
@@ -71,9 +102,5 @@ export function toAppErrorFromGraphQL(errors: readonly GraphQLError[]): AppError
   const app = appErrorOf(first);
   if (app) return app;
   const masked = maskError(first);
-  const code = masked.extensions.code as 'invalid_request' | 'internal_error';
-  return new AppError(
-    code === 'internal_error' ? 'internal_error' : 'invalid_request',
-    masked.message,
-  );
+  return new AppError(masked.extensions.code as ErrorCode, masked.message);
 }

@@ -20,7 +20,7 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, MaxIntrospectionDepthRule, type ValidationRule } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
@@ -39,7 +39,7 @@ import type { GraphQLContext, Services } from './context.ts';
 import { isUnexpected, maskError } from './errors.ts';
 import { graphiqlPage, registerGraphiQL } from './graphiql.ts';
 import { schema } from './index.ts';
-import { limitRules, tokenLimit } from './limits.ts';
+import { introspectionDepthRule, limitRules, tokenLimit } from './limits.ts';
 import { singleWaitRule } from './single-wait.ts';
 
 export interface GraphQLDeps {
@@ -310,7 +310,11 @@ async function* untilRevoked<T>(source: AsyncIterable<T>, revoked: AbortSignal) 
  * nesting is still refused.
  */
 const stableValidation: Plugin = {
-  onValidate: ({ addValidationRule }) => {
+  onValidate: ({ params, addValidationRule }) => {
+    // The specified rules are in place already (yoga's engine adds them first).
+    const rules = params.rules as ValidationRule[] | undefined;
+    const introspection = rules?.indexOf(MaxIntrospectionDepthRule) ?? -1;
+    if (rules && introspection >= 0) rules[introspection] = introspectionDepthRule;
     for (const rule of limitRules) addValidationRule(rule);
     addValidationRule(singleWaitRule);
     return ({ valid, result }) => {

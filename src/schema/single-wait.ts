@@ -43,13 +43,12 @@ export function singleWaitRule(context: ValidationContext) {
       if (node.operation !== 'mutation') return;
       const keys = waitKeys(node.selectionSet, new Set(), new Set());
       if (keys.size <= 1) return;
-      // Worded with "exceeds" like the depth and cost limits, so the code survives the WebSocket
-      // path, where an error is masked twice and the second pass sees only the message.
       const message = `This operation exceeds the limit of one ${WAIT_FIELD} per operation (it has ${keys.size}): send one wait per request.`;
       context.reportError(
         new GraphQLError(message, {
           nodes: [node],
           originalError: new AppError('query_too_complex', message),
+          extensions: { code: 'query_too_complex' },
         }),
       );
     },

@@ -238,6 +238,11 @@ const graphqlCases: (Case & { query: () => string })[] = [
     scope: 'sessions:read',
     query: () => `{ messages(sessionId: "${sessionId}") { edges { node { id } } } }`,
   },
+  {
+    name: 'Mutation.readMessages',
+    scope: 'sessions:read',
+    query: () => `mutation { readMessages(sessionId: "${sessionId}") { edges { node { id } } } }`,
+  },
   { name: 'Query.usage', scope: 'usage:read', query: () => '{ usage { edges { node { id } } } }' },
   {
     name: 'Query.usageSummary',

@@ -8,11 +8,12 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
-import type { TotpAlgorithm } from '../../entities/authenticator.ts';
+import type { Authenticator, TotpAlgorithm } from '../../entities/authenticator.ts';
 import { newId } from '../../entities/base.ts';
+import type { RowOf } from '../../entities/row.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
-import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
+import { cursor, pageLimit } from '../limits.ts';
 import { type CreateAuthenticatorInput, readEnrolment } from './enrolment.ts';
 
 export interface AuthenticatorView {
@@ -27,18 +28,19 @@ export interface AuthenticatorView {
 }
 
 /** The columns a view is made of: never `secret`. */
-const VIEW_COLUMNS = 'id, target, label, issuer, digits, period, algorithm, created_at';
+const viewColumns = [
+  'id',
+  'target',
+  'label',
+  'issuer',
+  'digits',
+  'period',
+  'algorithm',
+  'created_at',
+] as const satisfies readonly (keyof RowOf<Authenticator>)[];
+const VIEW_COLUMNS = viewColumns.join(', ');
 
-interface ViewRow {
-  id: string;
-  target: string;
-  label: string | null;
-  issuer: string | null;
-  digits: number;
-  period: number;
-  algorithm: TotpAlgorithm;
-  created_at: string | Date;
-}
+type ViewRow = Pick<RowOf<Authenticator>, (typeof viewColumns)[number]>;
 
 const toView = (row: ViewRow): AuthenticatorView => ({
   id: row.id,
@@ -85,8 +87,8 @@ export async function createAuthenticator(
 }
 
 export const listAuthenticatorsInput = z.strictObject({
-  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
-  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
+  after: cursor(),
+  limit: pageLimit(),
 });
 export type ListAuthenticatorsInput = z.input<typeof listAuthenticatorsInput>;
 

@@ -16,7 +16,8 @@
  * the code was computed for the one waiter and is stale within a step, and no outbox row holds a
  * code.
  */
-import type { TotpAlgorithm } from '../../entities/authenticator.ts';
+import type { Authenticator } from '../../entities/authenticator.ts';
+import type { RowOf } from '../../entities/row.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { sessionEndedError } from '../sessions/read.ts';
@@ -35,13 +36,10 @@ export interface ServedCode {
   validUntil: Date;
 }
 
-interface AuthenticatorRow {
-  id: string;
-  digits: number;
-  period: number;
-  algorithm: TotpAlgorithm;
-  secret: string;
-}
+type AuthenticatorRow = Pick<
+  RowOf<Authenticator>,
+  'id' | 'digits' | 'period' | 'algorithm' | 'secret'
+>;
 
 /** The code for `sessionId` now, or when to try again (the next step's start, on the clock). */
 export async function serveTotpCode(

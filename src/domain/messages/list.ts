@@ -2,24 +2,29 @@
  * The message listing of a session (get_messages, GET /v1/sessions/:id/messages): metadata and
  * parsed results, never a raw body.
  *
- * Codes and links are shown only to a caller holding `otp:read`; for that caller, reading them is
- * consuming them — the listing's unconsumed verdicts are taken by the same conditional update a
- * waiter uses, so a later wait does not hand the same code out again. Without `otp:read` the codes
- * are hidden and nothing is consumed. Messages of closed and expired sessions remain listable.
+ * Two ways in. `reveal: false` (the GraphQL `messages` query) shows metadata only: codes and links
+ * hidden, nothing consumed, so it is safe to run over GET and to repeat. `reveal: true` (the
+ * `readMessages` mutation, behind GET /v1/sessions/:id/messages and `get_messages`) shows codes and
+ * links to a caller holding `otp:read`, and for that caller reading them is consuming them — the
+ * page's unconsumed verdicts are taken by the same conditional update a waiter uses, so a later
+ * wait does not hand the same code out again. Without `otp:read` the codes are hidden and nothing
+ * is consumed. Messages of closed and expired sessions remain listable.
  */
 import { z } from 'zod';
 import { hasScope, type Principal } from '../../auth/principal.ts';
 import type {
+  InboundMessage,
   MessageCarrier,
   MessageMedium,
   MessageOutcome,
   MessageRejection,
   SenderAuthentication,
 } from '../../entities/inbound-message.ts';
-import type { VerdictKind } from '../../entities/verdict.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { Verdict, VerdictKind } from '../../entities/verdict.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
-import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
+import { cursor, pageLimit } from '../limits.ts';
 import { loadSessionRow } from '../sessions/read.ts';
 import { consumeListed, openSecret } from '../verdicts/consume.ts';
 import { linkMatches } from './receive.ts';
@@ -51,39 +56,44 @@ export interface MessageView {
     /** Magic links: whether that is the target's registrable domain; null without a target. */
     linkMatchesTarget: boolean | null;
   } | null;
-  /** True when codes and links were withheld for lack of `otp:read`. */
+  /** True when codes and links were withheld: a metadata listing, or no `otp:read`. */
   codesHidden: boolean;
 }
 
 export const listMessagesInput = z.strictObject({
-  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
-  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
+  after: cursor(),
+  limit: pageLimit(),
 });
 export type ListMessagesInput = z.input<typeof listMessagesInput>;
 
-interface Row {
-  id: string;
-  medium: MessageMedium;
-  carrier: MessageCarrier;
-  from_address: string;
-  to_address: string;
-  received_at: string;
-  outcome: MessageOutcome;
-  sender: SenderAuthentication | null;
-  rejected: MessageRejection | null;
-  link_domain: string | null;
-  verdict_id: string | null;
-  kind: VerdictKind | null;
-  secret: Buffer | null;
-  webauthn_required: boolean | null;
-  consumed_at: string | null;
-}
+/** Null in every column when the message has no verdict (a left join). */
+type Joined<T> = { [K in keyof T]: T[K] | null };
+
+/** A message and its verdict, if any: the selected columns, typed by their entities. */
+type Row = Pick<
+  RowOf<InboundMessage>,
+  | 'id'
+  | 'medium'
+  | 'carrier'
+  | 'from_address'
+  | 'to_address'
+  | 'received_at'
+  | 'outcome'
+  | 'sender'
+  | 'rejected'
+> &
+  Joined<
+    Pick<RowOf<Verdict>, 'link_domain' | 'kind' | 'secret' | 'webauthn_required' | 'consumed_at'>
+  > & {
+    verdict_id: string | null;
+  };
 
 export async function listMessages(
   ctx: DomainContext,
   principal: Principal,
   sessionId: string,
-  rawInput: ListMessagesInput = {},
+  rawInput: ListMessagesInput,
+  { reveal }: { reveal: boolean },
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   const input = validate(listMessagesInput, rawInput);
   const session = await loadSessionRow(ctx, principal, sessionId);
@@ -109,7 +119,7 @@ export async function listMessages(
     [sessionId, ...(cursor ? [cursor.received_at, cursor.id] : []), input.limit + 1],
   );
   const page = rows.slice(0, input.limit);
-  const canRead = hasScope(principal, 'otp:read');
+  const canRead = reveal && hasScope(principal, 'otp:read');
 
   const consumedNow = new Map<string, Date>();
   const unconsumed = page.filter((r) => r.verdict_id && !r.consumed_at).map((r) => r.verdict_id!);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
-import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
+import { cursor, pageLimit } from '../limits.ts';
 import {
   effectiveState,
   SESSION_COLUMNS,
@@ -53,8 +53,8 @@ export function endedError(state: 'completed' | 'expired') {
 }
 
 export const listSessionsInput = z.strictObject({
-  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
-  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(20),
+  after: cursor(),
+  limit: pageLimit(),
 });
 export type ListSessionsInput = z.input<typeof listSessionsInput>;
 

@@ -4,32 +4,40 @@
  * The state shown is the effective one: an active session whose `expires_at` has passed is
  * `expired` even before the sweeper writes it, so every face agrees with the clock.
  */
-import type { NumberType, SessionChannel, SessionState } from '../../entities/challenge-session.ts';
+import type {
+  ChallengeSession,
+  NumberType,
+  SessionChannel,
+  SessionState,
+} from '../../entities/challenge-session.ts';
+import type { RowOf } from '../../entities/row.ts';
 
-/** The columns every session query selects (raw SQL: snake_case, timestamps as strings). */
-export const SESSION_COLUMNS =
-  'id, account_id, credential_id, agent_id, channel, state, target, target_domain, number, number_type, inbox_address, expires_at, ended_at, first_code_at, reroute_count, created_at, authenticator_id, require_authenticated_sender';
+/** The columns every session query selects, each checked against the entity. */
+const sessionColumns = [
+  'id',
+  'account_id',
+  'credential_id',
+  'agent_id',
+  'channel',
+  'state',
+  'target',
+  'target_domain',
+  'number',
+  'number_type',
+  'inbox_address',
+  'expires_at',
+  'ended_at',
+  'first_code_at',
+  'reroute_count',
+  'created_at',
+  'authenticator_id',
+  'require_authenticated_sender',
+] as const satisfies readonly (keyof RowOf<ChallengeSession>)[];
 
-export interface SessionRow {
-  id: string;
-  account_id: string;
-  credential_id: string;
-  agent_id: string;
-  channel: SessionChannel;
-  state: SessionState;
-  target: string | null;
-  target_domain: string | null;
-  number: string | null;
-  number_type: NumberType | null;
-  inbox_address: string | null;
-  expires_at: string | Date;
-  ended_at: string | Date | null;
-  first_code_at: string | Date | null;
-  reroute_count: number;
-  created_at: string | Date;
-  authenticator_id: string | null;
-  require_authenticated_sender: boolean;
-}
+export const SESSION_COLUMNS = sessionColumns.join(', ');
+
+/** A row of those columns (raw SQL: snake_case, timestamps as strings), typed by the entity. */
+export type SessionRow = Pick<RowOf<ChallengeSession>, (typeof sessionColumns)[number]>;
 
 export interface SessionView {
   id: string;

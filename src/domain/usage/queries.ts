@@ -15,10 +15,11 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import type { BillingTier } from '../../entities/account.ts';
 import type { SessionChannel } from '../../entities/challenge-session.ts';
-import type { UsageKind, UsageStatus } from '../../entities/usage-event.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { UsageEvent, UsageKind, UsageStatus } from '../../entities/usage-event.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
-import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../limits.ts';
+import { cursor, pageLimit } from '../limits.ts';
 import { monthOf } from '../sessions/limits.ts';
 
 export const PER_SESSION_PRICE_CENTS = 99;
@@ -41,24 +42,25 @@ const period = z
   .transform((value) => new Date(`${value}-01T00:00:00.000Z`));
 
 export const listUsageInput = z.strictObject({
-  after: z.string().min(1).max(CURSOR_MAX_LENGTH).optional(),
-  limit: z.coerce.number().int().min(PAGE_SIZE_MIN).max(PAGE_SIZE_MAX).default(50),
+  after: cursor(),
+  limit: pageLimit(50),
   /** A UTC month, YYYY-MM; all time when absent. */
   period: period.optional(),
 });
 export type ListUsageInput = z.input<typeof listUsageInput>;
 
-interface EventRow {
-  id: string;
-  kind: UsageKind;
-  status: UsageStatus;
-  session_id: string;
-  channel: SessionChannel;
-  credential_id: string;
-  agent_id: string;
-  occurred_at: string;
-  settled_at: string | null;
-}
+type EventRow = Pick<
+  RowOf<UsageEvent>,
+  | 'id'
+  | 'kind'
+  | 'status'
+  | 'session_id'
+  | 'channel'
+  | 'credential_id'
+  | 'agent_id'
+  | 'occurred_at'
+  | 'settled_at'
+>;
 
 export async function listUsage(
   ctx: DomainContext,

@@ -43,7 +43,9 @@ export interface EndpointView {
   previous_secret_expires_at: Date | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+import type { DeliveryStatus } from '../../entities/webhook-delivery.ts';
+
+export type { DeliveryStatus };
 
 export interface DeliveryView {
   id: string;

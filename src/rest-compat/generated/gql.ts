@@ -30,7 +30,7 @@ type Documents = {
     "\n  fragment UsageEventFields on UsageEvent {\n    id kind status sessionId channel credentialId agentId occurredAt settledAt\n  }\n": typeof types.UsageEventFieldsFragmentDoc,
     "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id url events createdAt failingSince disabledAt previousSecretExpiresAt\n  }\n": typeof types.WebhookEndpointFieldsFragmentDoc,
     "\n  fragment WebhookDeliveryFields on WebhookDelivery {\n    id eventType status attempts lastStatusCode nextAttemptAt createdAt deliveredAt\n  }\n": typeof types.WebhookDeliveryFieldsFragmentDoc,
-    "\n    query GetMessages($id: ID!, $first: Int, $after: String) {\n      messages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": typeof types.GetMessagesDocument,
+    "\n    mutation ReadMessages($id: ID!, $first: Int, $after: String) {\n      readMessages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": typeof types.ReadMessagesDocument,
     "\n    query GetSession($id: ID!) {\n      session(id: $id) { ...SessionFields }\n    }\n  ": typeof types.GetSessionDocument,
     "\n    query ListApiKeys { apiKeys { ...ApiKeyFields } }\n  ": typeof types.ListApiKeysDocument,
     "\n    query ListAuthenticators($first: Int, $after: String) {\n      authenticators(first: $first, after: $after) {\n        edges { node { ...AuthenticatorFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": typeof types.ListAuthenticatorsDocument,
@@ -63,7 +63,7 @@ const documents: Documents = {
     "\n  fragment UsageEventFields on UsageEvent {\n    id kind status sessionId channel credentialId agentId occurredAt settledAt\n  }\n": types.UsageEventFieldsFragmentDoc,
     "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id url events createdAt failingSince disabledAt previousSecretExpiresAt\n  }\n": types.WebhookEndpointFieldsFragmentDoc,
     "\n  fragment WebhookDeliveryFields on WebhookDelivery {\n    id eventType status attempts lastStatusCode nextAttemptAt createdAt deliveredAt\n  }\n": types.WebhookDeliveryFieldsFragmentDoc,
-    "\n    query GetMessages($id: ID!, $first: Int, $after: String) {\n      messages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": types.GetMessagesDocument,
+    "\n    mutation ReadMessages($id: ID!, $first: Int, $after: String) {\n      readMessages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": types.ReadMessagesDocument,
     "\n    query GetSession($id: ID!) {\n      session(id: $id) { ...SessionFields }\n    }\n  ": types.GetSessionDocument,
     "\n    query ListApiKeys { apiKeys { ...ApiKeyFields } }\n  ": types.ListApiKeysDocument,
     "\n    query ListAuthenticators($first: Int, $after: String) {\n      authenticators(first: $first, after: $after) {\n        edges { node { ...AuthenticatorFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  ": types.ListAuthenticatorsDocument,
@@ -161,7 +161,7 @@ export function graphql(source: "\n  fragment WebhookDeliveryFields on WebhookDe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n    query GetMessages($id: ID!, $first: Int, $after: String) {\n      messages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  "): (typeof documents)["\n    query GetMessages($id: ID!, $first: Int, $after: String) {\n      messages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  "];
+export function graphql(source: "\n    mutation ReadMessages($id: ID!, $first: Int, $after: String) {\n      readMessages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  "): (typeof documents)["\n    mutation ReadMessages($id: ID!, $first: Int, $after: String) {\n      readMessages(sessionId: $id, first: $first, after: $after) {\n        edges { node { ...MessageFields } }\n        pageInfo { hasNextPage }\n      }\n    }\n  "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

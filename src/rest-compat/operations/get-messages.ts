@@ -1,7 +1,6 @@
 /**
- * `messages`: a session's message metadata and parsed codes (`get_messages`); reading codes
- * consumes them. (When the schema makes this the `readMessages` mutation, only the document
- * below changes.)
+ * `readMessages`: a session's message metadata and parsed codes (`get_messages`); reading codes
+ * consumes them, so it is a mutation (the `messages` query hides codes and consumes nothing).
  */
 import { z } from 'zod';
 import { graphql } from '../generated/index.ts';
@@ -10,8 +9,8 @@ import { messageSchema, messageToWire } from './fragments.ts';
 
 export const getMessages = operation({
   document: graphql(`
-    query GetMessages($id: ID!, $first: Int, $after: String) {
-      messages(sessionId: $id, first: $first, after: $after) {
+    mutation ReadMessages($id: ID!, $first: Int, $after: String) {
+      readMessages(sessionId: $id, first: $first, after: $after) {
         edges { node { ...MessageFields } }
         pageInfo { hasNextPage }
       }
@@ -21,7 +20,7 @@ export const getMessages = operation({
   output: z.object({ messages: z.array(messageSchema), has_more: z.boolean() }),
   variables: (input, { id }) => ({ id, first: input.limit ?? 20, after: input.after }),
   toWire: (data) => ({
-    messages: nodes(data.messages).map(messageToWire),
-    has_more: data.messages.pageInfo.hasNextPage,
+    messages: nodes(data.readMessages).map(messageToWire),
+    has_more: data.readMessages.pageInfo.hasNextPage,
   }),
 });

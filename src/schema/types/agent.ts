@@ -5,6 +5,7 @@
  */
 import { AgentRegistration } from '../../entities/agent-registration.ts';
 import { builder } from '../builder.ts';
+import { AgentStatusEnum } from './enums.ts';
 
 const AgentType = builder.objectRef<AgentRegistration>('Agent').implement({
   description: 'An agent registered for this account through the claim ceremony.',
@@ -12,12 +13,18 @@ const AgentType = builder.objectRef<AgentRegistration>('Agent').implement({
     id: t.exposeID('id', {
       description: 'The registration id (`reg_…`): the `agent_id` on its sessions.',
     }),
-    status: t.string({
+    status: t.field({
+      type: AgentStatusEnum,
       description: '`claimed`, or `revoked` after a security event.',
-      resolve: (a) => a.status,
+      resolve: (a) => {
+        if (a.status === 'claimed' || a.status === 'revoked') return a.status;
+        // The query below lists only these two; anything else is a broken invariant, not input.
+        throw new Error(`agent ${a.id} listed in status ${a.status}`);
+      },
     }),
     scopes: t.stringList({
-      description: 'The scopes its access tokens carry.',
+      description:
+        'The scopes its access tokens carry, as OAuth scope strings (`sessions:read`); `ApiKey.scopes` names the same set as the `Scope` enum.',
       resolve: (a) => a.scope.split(' ').filter(Boolean),
     }),
     claimEmail: t.exposeString('claimEmail', {

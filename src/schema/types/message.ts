@@ -1,7 +1,12 @@
 /**
- * Message: what a session received — metadata and the parsed result, never a raw body. Codes and
- * links appear only for a caller with `otp:read`, and reading them consumes them.
+ * Message: what a session received — metadata and the parsed result, never a raw body.
+ *
+ * Reading codes consumes them, so it is a mutation: `readMessages` shows codes and links to a
+ * caller with `otp:read` and consumes them. The `messages` query never consumes (codes hidden), so
+ * a GET, a retry or a prefetch cannot take a code from the agent waiting for it.
  */
+
+import { PAGE_SIZE } from '../../domain/limits.ts';
 import { listMessages, type MessageView } from '../../domain/messages/list.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
@@ -38,7 +43,7 @@ const ParsedVerdictType = builder.objectRef<ParsedVerdict>('ParsedVerdict').impl
     consumedAt: t.expose('consumedAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When a wait or a listing took it.',
+      description: 'When a wait, a subscriber or `readMessages` took it.',
     }),
     linkDomain: t.exposeString('linkDomain', {
       nullable: true,
@@ -103,26 +108,63 @@ export const MessageType = builder.objectRef<MessageView>('Message').implement({
       resolve: (m) => m.rejected,
     }),
     codesHidden: t.exposeBoolean('codesHidden', {
-      description: 'True when codes were withheld for lack of `otp:read`.',
+      description:
+        'True when codes were withheld: always from the `messages` query, from `readMessages` for lack of `otp:read`.',
     }),
   }),
 });
 
+/** One page of messages: the query and the mutation answer in the same shape. */
+const MessageConnection = builder.connectionObject(
+  { type: MessageType, name: 'MessageConnection' },
+  { name: 'MessageEdge' },
+);
+
 builder.queryFields((t) => ({
-  messages: t.connection({
-    type: MessageType,
+  messages: t.connection(
+    {
+      type: MessageType,
+      description:
+        "A session's messages, oldest first: metadata only, codes and links hidden, nothing consumed (`readMessages` reveals them). Needs `sessions:read`.",
+      authScopes: { scope: 'sessions:read' },
+      args: { sessionId: t.arg.id({ required: true, description: 'A session of your account.' }) },
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? 20 }),
+      resolve: async (_root, args, context) => {
+        const result = await listMessages(
+          domainOf(context),
+          context.principal!,
+          String(args.sessionId),
+          forwardPage(args),
+          { reveal: false },
+        );
+        return toConnection(result.messages, result.hasMore);
+      },
+    },
+    MessageConnection,
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  readMessages: t.field({
+    type: MessageConnection,
     description:
-      "A session's messages, oldest first (`get_messages`). With `otp:read` the codes are shown and thereby consumed. Needs `sessions:read`.",
+      "A session's messages, oldest first (`get_messages`). With `otp:read` the codes and links are shown and thereby consumed: a later wait does not return them. Needs `sessions:read`.",
     authScopes: { scope: 'sessions:read' },
-    args: { sessionId: t.arg.id({ required: true, description: 'A session of your account.' }) },
+    args: {
+      sessionId: t.arg.id({ required: true, description: 'A session of your account.' }),
+      first: t.arg.int({
+        description: `How many (${PAGE_SIZE.min}–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}).`,
+      }),
+      after: t.arg.string({ description: 'The last message id seen.' }),
+    },
     complexity: (args) => ({ field: 1, multiplier: args.first ?? 20 }),
     resolve: async (_root, args, context) => {
-      const page = forwardPage(args);
       const result = await listMessages(
         domainOf(context),
         context.principal!,
         String(args.sessionId),
-        page,
+        forwardPage(args),
+        { reveal: true },
       );
       return toConnection(result.messages, result.hasMore);
     },

@@ -2,6 +2,8 @@
  * Relay-style pages over the domain's `after`/`hasMore` listings: the cursor is the last item's
  * id, so the same cursor works on /v1 (`after`) and in GraphQL. Only forward paging is offered.
  */
+
+import { PAGE_SIZE } from '../../domain/limits.ts';
 import { AppError } from '../../errors/index.ts';
 
 export interface ForwardArgs {
@@ -11,13 +13,15 @@ export interface ForwardArgs {
   before?: string | null;
 }
 
-export function forwardPage(args: ForwardArgs, fallback = 20) {
+export function forwardPage(args: ForwardArgs, fallback: number = PAGE_SIZE.default) {
   if (args.last != null || args.before != null) {
     throw new AppError('invalid_request', 'Only forward paging (first, after) is supported');
   }
   const limit = args.first ?? fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw new AppError('invalid_request', 'first: use 1 to 100', { extra: { field: 'first' } });
+  if (!Number.isInteger(limit) || limit < PAGE_SIZE.min || limit > PAGE_SIZE.max) {
+    throw new AppError('invalid_request', `first: use ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`, {
+      extra: { field: 'first' },
+    });
   }
   return { limit, after: args.after ?? undefined };
 }

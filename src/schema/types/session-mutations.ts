@@ -1,14 +1,15 @@
 /** Changing sessions: open, close, reroute, and wait (which consumes the verdict it returns). */
 import type { Principal } from '../../auth/principal.ts';
+import { MAX_WAIT_SECONDS } from '../../domain/limits.ts';
 import { closeSession } from '../../domain/sessions/close.ts';
 import { openSession } from '../../domain/sessions/open.ts';
 import { rerouteSession } from '../../domain/sessions/reroute.ts';
 import type { SessionView } from '../../domain/sessions/views.ts';
-import { waitForVerdict } from '../../domain/verdicts/wait.ts';
+import { DEFAULT_WAIT_SECONDS, waitForVerdict } from '../../domain/verdicts/wait.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
 import { ChallengeSessionType } from './challenge-session.ts';
-import { ChannelEnum, NumberTypeEnum } from './enums.ts';
+import { ChannelEnum, CloseStatusEnum, NumberTypeEnum } from './enums.ts';
 import { VerdictResultType } from './verdict.ts';
 
 const OpenChallengeInput = builder.inputType('OpenChallengeInput', {
@@ -40,7 +41,11 @@ const CloseResultType = builder
   .implement({
     description: 'A closed session.',
     fields: (t) => ({
-      status: t.string({ description: 'Always `completed`.', resolve: (r) => r.status }),
+      status: t.field({
+        type: CloseStatusEnum,
+        description: 'Always `completed`.',
+        resolve: (r) => r.status,
+      }),
       session: t.field({
         type: ChallengeSessionType,
         description: 'The session as it is now.',
@@ -114,7 +119,7 @@ builder.mutationFields((t) => ({
       sessionId: t.arg.id({ required: true, description: 'A session of your account.' }),
       timeout: t.arg.float({
         required: false,
-        description: 'Seconds, 0 to 300 (default 30); 0 only looks.',
+        description: `Seconds, 0 to ${MAX_WAIT_SECONDS} (default ${DEFAULT_WAIT_SECONDS}); 0 only looks.`,
       }),
     },
     resolve: (_root, args, context) =>

@@ -10,6 +10,7 @@
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_WAIT_SECONDS } from '../../domain/limits.ts';
 import { readSession } from '../../domain/sessions/read.ts';
 import { type WaitResult, waitForVerdict } from '../../domain/verdicts/wait.ts';
 import {
@@ -20,11 +21,13 @@ import {
 import type { AccountEvent } from '../../events/topics.ts';
 import { builder } from '../builder.ts';
 import { domainOf, type GraphQLContext } from '../context.ts';
+import { ChannelEnum, VerdictKindEnum } from './enums.ts';
 import { VerdictResultType } from './verdict.ts';
 
 const AccountEventType = builder.objectRef<AccountEvent>('AccountEvent').implement({
   description: 'Something happened to a session of the account.',
   fields: (t) => ({
+    // A String, not an enum: the wire values carry a dot, which GraphQL enum names cannot.
     type: t.string({
       description:
         '`session.opened`, `session.verdict`, `session.rerouted`, `session.closed` or `session.expired`.',
@@ -36,12 +39,14 @@ const AccountEventType = builder.objectRef<AccountEvent>('AccountEvent').impleme
       description: 'When it happened.',
       resolve: (e) => new Date(e.at),
     }),
-    channel: t.string({
+    channel: t.field({
+      type: ChannelEnum,
       nullable: true,
       description: 'For `session.opened`: the channel.',
       resolve: (e) => ('channel' in e ? e.channel : null),
     }),
-    kind: t.string({
+    kind: t.field({
+      type: VerdictKindEnum,
       nullable: true,
       description: 'For `session.verdict`: what arrived.',
       resolve: (e) => ('kind' in e ? e.kind : null),
@@ -63,7 +68,7 @@ async function* verdictStream(
         domainOf(context),
         principal,
         sessionId,
-        { timeout: 300 },
+        { timeout: MAX_WAIT_SECONDS },
         context.signal,
       );
     } catch (error) {

@@ -7,7 +7,7 @@ import {
 } from '../../domain/usage/queries.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
-import { ChannelEnum, UsageKindEnum, UsageStatusEnum } from './enums.ts';
+import { BillingTierEnum, ChannelEnum, UsageKindEnum, UsageStatusEnum } from './enums.ts';
 import { forwardPage, toConnection } from './page.ts';
 
 const UsageEventType = builder.objectRef<UsageEventView>('UsageEvent').implement({
@@ -65,7 +65,11 @@ const UsageSummaryType = builder.objectRef<UsageSummary>('UsageSummary').impleme
   description: 'A billing period (a UTC month) of the account.',
   fields: (t) => ({
     accountId: t.exposeString('accountId', { description: 'The account.' }),
-    tier: t.exposeString('tier', { description: '`free`, `per_session` or `enterprise`.' }),
+    tier: t.field({
+      type: BillingTierEnum,
+      description: 'The plan the period is billed on.',
+      resolve: (s) => s.tier,
+    }),
     periodStart: t.expose('periodStart', {
       type: 'DateTime',
       description: 'Start of the period (inclusive).',

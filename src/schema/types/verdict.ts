@@ -4,6 +4,7 @@
  */
 import type { WaitResult } from '../../domain/verdicts/wait.ts';
 import { builder } from '../builder.ts';
+import { VerdictEnum } from './enums.ts';
 import { SenderType } from './sender.ts';
 
 export const VerdictResultType = builder.objectRef<WaitResult>('VerdictResult').implement({
@@ -11,7 +12,8 @@ export const VerdictResultType = builder.objectRef<WaitResult>('VerdictResult').
     'The result of waiting on a session. `verdict` is `otp_code`, `magic_link`, `webauthn_required`, or `timeout` (not an error: nothing arrived in time).',
   fields: (t) => ({
     sessionId: t.exposeID('sessionId', { description: 'The session waited on.' }),
-    verdict: t.string({
+    verdict: t.field({
+      type: VerdictEnum,
       description: '`otp_code`, `magic_link`, `webauthn_required` or `timeout`.',
       resolve: (r) => r.verdict,
     }),

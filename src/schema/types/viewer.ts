@@ -1,13 +1,14 @@
 /** Viewer: who the caller is, as the credential says. */
 import type { Principal } from '../../auth/principal.ts';
 import { builder } from '../builder.ts';
+import { CredentialKindEnum } from './enums.ts';
 
 export const ViewerType = builder.objectRef<Principal>('Viewer').implement({
   description: 'The authenticated caller: an agent (through an access token) or an API key.',
   fields: (t) => ({
-    kind: t.string({
-      description:
-        "`agent` for an access token of a claimed registration, `api_key` for an API key, `console` for the console's own read-only stream (a person's console session).",
+    kind: t.field({
+      type: CredentialKindEnum,
+      description: 'Which kind of credential is calling.',
       resolve: (principal) => principal.kind,
     }),
     accountId: t.exposeString('accountId', {
@@ -17,7 +18,7 @@ export const ViewerType = builder.objectRef<Principal>('Viewer').implement({
       description: 'What sessions record as `agent_id`: the registration id, or the API key id.',
     }),
     scopes: t.stringList({
-      description: 'The scopes the credential holds.',
+      description: 'The scopes the credential holds, as OAuth scope strings (`sessions:read`).',
       resolve: (principal) => [...principal.scopes].sort(),
     }),
   }),

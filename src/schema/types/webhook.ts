@@ -19,6 +19,7 @@ import {
 import { type WebhookEventType, webhookEventTypes } from '../../domain/webhooks/events.ts';
 import { builder } from '../builder.ts';
 import { domainOf } from '../context.ts';
+import { WebhookDeliveryStatusEnum } from './enums.ts';
 
 /** The GraphQL name of an event type (`session.opened` → `SESSION_OPENED`). */
 export const eventTypeName = (type: string) => type.replace('.', '_').toUpperCase();
@@ -96,9 +97,10 @@ const WebhookDeliveryType = builder.objectRef<DeliveryView>('WebhookDelivery').i
     eventType: t.exposeString('event_type', {
       description: 'The event `type` on the wire (`session.verdict`, `webhook.test`, …).',
     }),
-    status: t.exposeString('status', {
-      description:
-        '`pending` (being sent or waiting for a retry), `delivered` (a 2xx), or `failed` (every retry failed).',
+    status: t.field({
+      type: WebhookDeliveryStatusEnum,
+      description: 'Where the delivery stands.',
+      resolve: (d) => d.status,
     }),
     attempts: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
     lastStatusCode: t.exposeInt('last_status_code', {

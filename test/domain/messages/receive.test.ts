@@ -157,7 +157,7 @@ describe('storage', () => {
       .execute<{ secret: Buffer }[]>('select secret from verdict where id = ?', [result.verdictId]);
     expect(verdict!.secret.includes(Buffer.from('271828'))).toBe(false);
 
-    const listing = await listMessages(ctxOf(t.app), principal, session.id);
+    const listing = await listMessages(ctxOf(t.app), principal, session.id, {}, { reveal: true });
     expect(JSON.stringify(listing)).not.toContain('Do not share');
     expect(Object.keys(listing.messages[0]!).sort()).toEqual(
       [
@@ -190,7 +190,15 @@ describe('storage', () => {
     const row = await messageRow(result.messageId);
     expect(row.raw_body).toBeNull();
     expect(row.outcome).toBe('otp_code');
-    const listing = await listMessages(ctxOf(t.app, clock), principal, session.id);
+    const listing = await listMessages(
+      ctxOf(t.app, clock),
+      principal,
+      session.id,
+      {},
+      {
+        reveal: true,
+      },
+    );
     expect(listing.messages[0]!.verdict).toMatchObject({ kind: 'otp_code', otpCode: null });
   });
 });

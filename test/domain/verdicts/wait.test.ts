@@ -156,7 +156,15 @@ describe('consumption through the message listing', () => {
   test('reading a parsed code in the listing consumes it: a later wait times out', async () => {
     const { principal, session } = await openFor();
     await sms(session.number!, 'Your code: 246810');
-    const { messages } = await listMessages(ctxOf(t.app), principal, session.id);
+    const { messages } = await listMessages(
+      ctxOf(t.app),
+      principal,
+      session.id,
+      {},
+      {
+        reveal: true,
+      },
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]!.verdict).toMatchObject({ kind: 'otp_code', otpCode: '246810' });
     expect(messages[0]!.verdict!.consumedAt).toBeInstanceOf(Date);
@@ -170,7 +178,15 @@ describe('consumption through the message listing', () => {
     const waiter = principalFor(accountId);
     const session = await openSession(ctxOf(t.app), waiter);
     await sms(session.number!, 'Your code: 135790');
-    const { messages } = await listMessages(ctxOf(t.app), reader, session.id);
+    const { messages } = await listMessages(
+      ctxOf(t.app),
+      reader,
+      session.id,
+      {},
+      {
+        reveal: true,
+      },
+    );
     expect(messages[0]).toMatchObject({ codesHidden: true, outcome: 'otp_code' });
     expect(messages[0]!.verdict).toMatchObject({
       otpCode: null,
@@ -179,6 +195,24 @@ describe('consumption through the message listing', () => {
     });
     const result = await waitForVerdict(ctxOf(t.app), waiter, session.id, { timeout: 1 });
     expect(result).toMatchObject({ verdict: 'otp_code', otpCode: '135790' });
+  });
+
+  test('the metadata listing (reveal: false) hides codes even from otp:read and consumes nothing', async () => {
+    const { principal, session } = await openFor();
+    await sms(session.number!, 'Your code: 864202');
+    const { messages } = await listMessages(
+      ctxOf(t.app),
+      principal,
+      session.id,
+      {},
+      {
+        reveal: false,
+      },
+    );
+    expect(messages[0]).toMatchObject({ codesHidden: true, outcome: 'otp_code' });
+    expect(messages[0]!.verdict).toMatchObject({ otpCode: null, consumedAt: null });
+    const result = await waitForVerdict(ctxOf(t.app), principal, session.id, { timeout: 1 });
+    expect(result).toMatchObject({ verdict: 'otp_code', otpCode: '864202' });
   });
 });
 
