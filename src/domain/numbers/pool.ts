@@ -51,6 +51,19 @@ function dedupeLastWins<T extends { e164: string }>(rows: T[]): T[] {
   return [...new Map(rows.map((row) => [row.e164, row])).values()];
 }
 
+/**
+ * The assignment, for a statement of its own or a CTE (open.ts): parameters session id, now,
+ * type, now; returns `e164` (no row when none is free).
+ */
+export const ASSIGN_NUMBER_SQL = `update phone_number set held_by = ?, last_assigned_at = ?
+     where e164 = (
+       select e164 from phone_number
+       where type = ? and enabled and held_by is null and available_at <= ?
+       order by available_at, e164
+       limit 1
+       for update skip locked)
+     returning e164`;
+
 /** Takes a free number of `type` for `sessionId`; null when none is free. */
 export async function assignNumber(
   tx: EntityManager,
@@ -58,17 +71,12 @@ export async function assignNumber(
   type: NumberType,
   now: Date,
 ): Promise<string | null> {
-  const [row] = await tx.execute<{ e164: string }[]>(
-    `update phone_number set held_by = ?, last_assigned_at = ?
-     where e164 = (
-       select e164 from phone_number
-       where type = ? and enabled and held_by is null and available_at <= ?
-       order by available_at, e164
-       limit 1
-       for update skip locked)
-     returning e164`,
-    [sessionId, now, type, now],
-  );
+  const [row] = await tx.execute<{ e164: string }[]>(ASSIGN_NUMBER_SQL, [
+    sessionId,
+    now,
+    type,
+    now,
+  ]);
   return row?.e164 ?? null;
 }
 

@@ -20,7 +20,7 @@ export async function closeSession(
   sessionId: string,
 ): Promise<{ status: 'completed'; session: SessionView }> {
   const now = ctx.clock();
-  const [closed] = await ctx.em.execute<SessionRow[]>(
+  const [closed] = await ctx.em.execute<(SessionRow & { webhooks: number })[]>(
     `with closed as (
        update challenge_session set state = 'completed', ended_at = ?, updated_at = ?
        where id = ? and account_id = ? and state = 'active' and expires_at > ?
@@ -38,7 +38,7 @@ export async function closeSession(
           null::text as verdict_id, ?::timestamptz as occurred_at
         from closed`,
      )}
-     select * from closed`,
+     select closed.*, (select count(*)::int from wh) as webhooks from closed`,
     [
       now,
       now,
@@ -52,7 +52,7 @@ export async function closeSession(
       now,
     ],
   );
-  let row = closed;
+  let row: SessionRow | undefined = closed;
   const changed = closed !== undefined;
   if (!row) {
     row = await loadSessionRow(ctx, principal, sessionId);
@@ -60,7 +60,8 @@ export async function closeSession(
   }
 
   if (changed) {
-    ctx.webhooks.wake();
+    // Only a delivery just written needs the worker now; its poll finds anything else.
+    if (closed && closed.webhooks > 0) ctx.webhooks.wake();
     const at = now.toISOString();
     ctx.log.info(
       { sessionId, accountId: principal.accountId, state: 'completed' },
