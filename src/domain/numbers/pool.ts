@@ -7,8 +7,14 @@
  *   any instances) never take the same number and never wait for each other's choice; it runs
  *   inside the caller's transaction, so a later refusal rolls it back and nothing is consumed;
  * - `held_by` is unique: a session holds at most one number; a number has at most one holder;
- * - a released number gets `available_at = released_at + quarantine` and is not assignable
- *   before then; the least recently available number is assigned first, spreading wear.
+ * - a released programmable number gets `available_at = released_at + quarantine` and is not
+ *   assignable before then, because a carrier may still deliver a late message for its previous
+ *   holder. A synthetic number rests not at all (issue 16): a message reaches one only through
+ *   `/v1/synthetic/sms` and only while an active session of the sender's own account holds it, so
+ *   no late message can cross to another tenant (`RELEASED_AVAILABLE_AT`). The least recently
+ *   available number is assigned first, spreading wear (a released synthetic number goes to the
+ *   back of the line). A reroute's released number rests whatever its type (`releaseNumber`), so
+ *   the reroute cannot be handed the same number back.
  * All functions take the transaction's EntityManager; none opens a connection of its own
  * (PGlite has one connection: a second one inside a transaction would deadlock).
  */
@@ -80,7 +86,23 @@ export async function assignNumber(
   return row?.e164 ?? null;
 }
 
-/** Frees whatever number `sessionId` holds; it rests in quarantine from `releasedAt`. */
+/**
+ * `available_at` for a number being released (in an UPDATE of phone_number): parameters the
+ * release time, then the end of the quarantine; a synthetic number is available at once.
+ */
+export const RELEASED_AVAILABLE_AT =
+  "case when type = 'synthetic' then ?::timestamptz else ?::timestamptz end";
+
+/** The parameters of `RELEASED_AVAILABLE_AT`. */
+export const releasedAvailableAtParams = (releasedAt: Date, quarantineSeconds: number) => [
+  releasedAt,
+  new Date(releasedAt.getTime() + quarantineSeconds * 1000),
+];
+
+/**
+ * Frees whatever number `sessionId` holds for a reroute; it rests in quarantine from `releasedAt`
+ * whatever its type, so the reroute that releases it cannot be handed the same number back.
+ */
 export async function releaseNumber(
   tx: EntityManager,
   sessionId: string,

@@ -3,13 +3,14 @@
  *
  * One statement (atomic without an explicit transaction): the conditional state change (`where
  * state = 'active' and expires_at > now`, so a racing close, expiry or second instance cannot
- * both win), the number's release into quarantine, and the settlement of its usage (not billed
+ * both win), the number's release (into quarantine, if programmable), and the settlement of its usage (not billed
  * unless a code arrived), and the `session.closed` webhook deliveries (outbox). Then `ended` wakes the session's waiters with a clear error. Closing a
  * completed session again answers the same (idempotent); closing an expired one is
  * `session_expired`.
  */
 import type { Principal } from '../../auth/principal.ts';
 import type { DomainContext } from '../context.ts';
+import { RELEASED_AVAILABLE_AT, releasedAvailableAtParams } from '../numbers/pool.ts';
 import { enqueueCte } from '../webhooks/events.ts';
 import { loadSessionRow, sessionEndedError } from './read.ts';
 import { SESSION_COLUMNS, type SessionRow, type SessionView, toSessionView } from './views.ts';
@@ -26,7 +27,7 @@ export async function closeSession(
        where id = ? and account_id = ? and state = 'active' and expires_at > ?
        returning ${SESSION_COLUMNS}),
      freed as (
-       update phone_number set held_by = null, available_at = ?
+       update phone_number set held_by = null, available_at = ${RELEASED_AVAILABLE_AT}
        where held_by = (select id from closed)),
      settled as (
        update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
@@ -45,7 +46,7 @@ export async function closeSession(
       sessionId,
       principal.accountId,
       now,
-      new Date(now.getTime() + ctx.settings.quarantine * 1000),
+      ...releasedAvailableAtParams(now, ctx.settings.quarantine),
       now,
       now,
       now.toISOString(),

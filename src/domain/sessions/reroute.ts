@@ -1,6 +1,8 @@
 /**
  * reroute: an active sms_otp session moves to a new number; the old one is released into
- * quarantine, so a late message to it reaches no one. The session keeps its id, gets a fresh
+ * quarantine (synthetic ones too, so the reroute cannot get the same number back), so a late
+ * message to it reaches no one. The
+ * session keeps its id, gets a fresh
  * `expires_at`, and the reroute is a provision: it counts against the caller's rate and (free
  * tier) allowance and is billable (at once if the session already yielded a code, else once one
  * arrives).
