@@ -9,8 +9,9 @@
  * machine's two cores with the server, as it did when the issue's figures were taken).
  *
  * Same-run baseline: with BENCH_BASELINE_REF=<git ref> the same phases run against the service
- * built from that ref (exported with `git archive`), alternating with the current tree, and the
- * report gives ratios. THROUGHPUT_DATABASES=postgres|embedded|both (default both when PostgreSQL
+ * built from that ref (exported with `git archive`), both servers up at once and taking turns
+ * phase by phase (open+close in ROUNDS rounds, the order reversed each round), and the report
+ * gives ratios. THROUGHPUT_DATABASES=postgres|embedded|both (default both when PostgreSQL
  * is configured). BENCH_CPU_PROF=<dir> starts each server with `--cpu-prof` into that directory.
  *
  * Phases, each on accounts and keys of its own (the limits are 60 provisions a minute and 50
@@ -31,7 +32,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
-import { freshPostgres } from '../lib/postgres.ts';
+import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
   baselineTree,
@@ -44,6 +45,8 @@ import {
 import { type Stats, stats } from '../lib/stats.ts';
 
 const IN_FLIGHT = 32;
+/** Open+close rounds per target, alternating between baseline and current. */
+const ROUNDS = 3;
 const FLEET_KEYS = 48;
 /** Pairs per key in the open+close phase: under the 60 provisions a minute per credential. */
 const PAIRS_PER_KEY = 50;
@@ -326,67 +329,133 @@ async function oneAtATime(service: Service, account: Account) {
 // ---------------------------------------------------------------------------------------------
 // One server: the phases in order.
 
-type Figures = Awaited<ReturnType<typeof measure>>;
+type Figures = Awaited<ReturnType<typeof measureAll>>[number];
 type Meter = ReturnType<typeof cpuMeter>;
 
-async function measure(root: string, databaseUrl: string | undefined, label: string) {
+interface Target {
+  label: string;
+  service: Service;
+  meter: Meter;
+  /** One account of FLEET_KEYS + 2 keys per open+close round (60 provisions a minute per key). */
+  fleets: Account[];
+  ingestAccount: Account;
+  burstAccount: Account;
+  singleAccount: Account;
+  stop(): Promise<void>;
+}
+
+/** Accounts first (in this process), then the service from `root` on its own database. */
+async function prepare(root: string, databaseUrl: string | undefined, label: string) {
   const data = tempDataDir();
-  try {
-    // fleet: 48 measured keys + 2 warm-up keys; ingest: 8 keys x 50; burst and one-at-a-time: 4 each.
-    const target = { databaseUrl, dataDir: data.dir };
-    const [fleet] = await createAccounts(target, 1, FLEET_KEYS + 2);
-    const [ingestAccount] = await createAccounts(target, 1, INGEST_SESSIONS / 50);
-    const [burstAccount] = await createAccounts(target, 1, BURST / 50);
-    const [singleAccount] = await createAccounts(target, 1, ONE_AT_A_TIME / 50);
-    const profileDir = process.env.BENCH_CPU_PROF;
-    const service = await startService({
-      root,
-      dataDir: data.dir,
-      databaseUrl,
-      nodeArgs: profileDir
-        ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]
-        : [],
-      env: {
-        TWILIO_AUTH_TOKEN: TOKEN,
-        // The fictional 555-0100…0199 block in 100 area codes: numbers for every SMS session.
-        NUMBER_POOL: Array.from(
-          { length: 100 },
-          (_, i) => `+1${300 + i}5550100-+1${300 + i}5550199`,
-        ).join(','),
-      },
-    });
-    try {
-      const load = loadavg()[0]!;
-      const meter = cpuMeter(service.child.pid!, databaseUrl);
-      const openCloseFigures = await openClose(service, fleet!, meter);
-      console.log(
-        `  ${label}: open+close ${openCloseFigures.pairsPerSecond}/s, open p99 ${openCloseFigures.openMs.p99} ms`,
-      );
-      const ingestFigures = await ingest(service, ingestAccount!, meter);
-      console.log(
-        `  ${label}: ingest ${ingestFigures.webhooksPerSecond}/s, ack p99 ${ingestFigures.acknowledgedMs.p99} ms`,
-      );
-      const burstFigures = await burst(service, burstAccount!);
-      console.log(`  ${label}: burst verdict p99 ${burstFigures.verdictMs.p99} ms`);
-      const singleFigures = await oneAtATime(service, singleAccount!);
-      console.log(
-        `  ${label}: one at a time verdict p99 ${singleFigures.verdictMs.p99} ms (${singleFigures.p99Ratio}x loopback)`,
-      );
-      return {
-        label,
-        loadAtStart: round(load, 2),
-        loadAtEnd: round(loadavg()[0]!, 2),
-        openClose: openCloseFigures,
-        ingest: ingestFigures,
-        burst: burstFigures,
-        oneAtATime: singleFigures,
-      };
-    } finally {
-      await service.stop();
-    }
-  } finally {
+  const target = { databaseUrl, dataDir: data.dir };
+  const fleets: Account[] = [];
+  for (let r = 0; r < ROUNDS; r++)
+    fleets.push(...(await createAccounts(target, 1, FLEET_KEYS + 2)));
+  const [ingestAccount] = await createAccounts(target, 1, INGEST_SESSIONS / 50);
+  const [burstAccount] = await createAccounts(target, 1, BURST / 50);
+  const [singleAccount] = await createAccounts(target, 1, ONE_AT_A_TIME / 50);
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const service = await startService({
+    root,
+    dataDir: data.dir,
+    databaseUrl,
+    nodeArgs: profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]
+      : [],
+    env: {
+      TWILIO_AUTH_TOKEN: TOKEN,
+      // The fictional 555-0100…0199 block in 100 area codes: numbers for every SMS session.
+      NUMBER_POOL: Array.from(
+        { length: 100 },
+        (_, i) => `+1${300 + i}5550100-+1${300 + i}5550199`,
+      ).join(','),
+    },
+  }).catch((error) => {
     data.remove();
+    throw error;
+  });
+  return {
+    label,
+    service,
+    meter: cpuMeter(service.child.pid!, databaseUrl),
+    fleets,
+    ingestAccount: ingestAccount!,
+    burstAccount: burstAccount!,
+    singleAccount: singleAccount!,
+    stop: async () => {
+      await service.stop();
+      data.remove();
+    },
+  } satisfies Target;
+}
+
+/**
+ * Every phase on every target, alternating between them (the open+close phase in ROUNDS rounds,
+ * the order reversed each round), so a change in the machine's load during the run falls on
+ * baseline and current alike.
+ */
+async function measureAll(targets: Target[]) {
+  const load = loadavg()[0]!;
+  const rounds = new Map<Target, Awaited<ReturnType<typeof openClose>>[]>(
+    targets.map((t) => [t, []]),
+  );
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const t of r % 2 ? [...targets].reverse() : targets) {
+      const figures = await openClose(t.service, t.fleets[r]!, t.meter);
+      rounds.get(t)!.push(figures);
+      console.log(
+        `  ${t.label} round ${r + 1}: open+close ${figures.pairsPerSecond}/s, open p99 ${figures.openMs.p99} ms`,
+      );
+    }
   }
+  const ingests = new Map<Target, Awaited<ReturnType<typeof ingest>>>();
+  for (const t of [...targets].reverse()) {
+    ingests.set(t, await ingest(t.service, t.ingestAccount, t.meter));
+    console.log(`  ${t.label}: ingest ${ingests.get(t)!.webhooksPerSecond}/s`);
+  }
+  const bursts = new Map<Target, Awaited<ReturnType<typeof burst>>>();
+  for (const t of targets) {
+    bursts.set(t, await burst(t.service, t.burstAccount));
+    console.log(`  ${t.label}: burst verdict p99 ${bursts.get(t)!.verdictMs.p99} ms`);
+  }
+  const singles = new Map<Target, Awaited<ReturnType<typeof oneAtATime>>>();
+  for (const t of [...targets].reverse()) {
+    singles.set(t, await oneAtATime(t.service, t.singleAccount));
+    console.log(`  ${t.label}: one at a time p99 ${singles.get(t)!.verdictMs.p99} ms`);
+  }
+  return targets.map((t) => {
+    const all = rounds.get(t)!;
+    const median = [...all].sort((a, b) => a.pairsPerSecond - b.pairsPerSecond)[all.length >> 1]!;
+    return {
+      label: t.label,
+      loadAtStart: round(load, 2),
+      loadAtEnd: round(loadavg()[0]!, 2),
+      openClose: {
+        ...median,
+        roundsPairsPerSecond: all.map((f) => f.pairsPerSecond),
+        cpuPerPair: {
+          serverMsPerOp: round(
+            all.reduce((n, f) => n + f.cpuPerPair.serverMsPerOp, 0) / all.length,
+            3,
+          ),
+          databaseMsPerOp:
+            all[0]!.cpuPerPair.databaseMsPerOp === null
+              ? null
+              : round(
+                  all.reduce((n, f) => n + (f.cpuPerPair.databaseMsPerOp ?? 0), 0) / all.length,
+                  3,
+                ),
+          clientMsPerOp: round(
+            all.reduce((n, f) => n + f.cpuPerPair.clientMsPerOp, 0) / all.length,
+            3,
+          ),
+        },
+      },
+      ingest: ingests.get(t)!,
+      burst: bursts.get(t)!,
+      oneAtATime: singles.get(t)!,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,17 +475,23 @@ export async function run() {
     ];
     for (const database of ['postgres', 'embedded'] as const) {
       if (wantedDatabases !== 'both' && wantedDatabases !== database) continue;
-      for (const tree of trees) {
-        const pg = database === 'postgres' ? await freshPostgres() : undefined;
-        if (database === 'postgres' && !pg) continue;
-        try {
-          console.log(`throughput: ${tree.name} on ${database}`);
-          runs.push(
-            await measure(tree.root, pg?.url, `${tree.name.replace(' ', '-')}-${database}`),
+      const databases: (BenchDatabase | undefined)[] = [];
+      const targets: Target[] = [];
+      try {
+        for (const tree of trees) {
+          const pg = database === 'postgres' ? await freshPostgres() : undefined;
+          if (database === 'postgres' && !pg) break;
+          databases.push(pg);
+          targets.push(
+            await prepare(tree.root, pg?.url, `${tree.name.replace(' ', '-')}-${database}`),
           );
-        } finally {
-          await pg?.drop();
         }
+        if (targets.length === 0) continue;
+        console.log(`throughput: ${targets.map((t) => t.label).join(' vs ')}`);
+        runs.push(...(await measureAll(targets)));
+      } finally {
+        for (const t of targets) await t.stop();
+        for (const pg of databases) await pg?.drop();
       }
     }
   } finally {
@@ -446,7 +521,7 @@ function write(result: Awaited<ReturnType<typeof run>>) {
   const sections = result.runs.map(
     (r) => `## ${r.label} (1-minute load ${r.loadAtStart} at start, ${r.loadAtEnd} at end)
 
-- open+close: **${r.openClose.pairsPerSecond} pairs/s** (${r.openClose.pairs} pairs in ${r.openClose.seconds} s, ${IN_FLIGHT} in flight over ${FLEET_KEYS} keys of one account)
+- open+close: **${r.openClose.pairsPerSecond} pairs/s** (median of ${ROUNDS} rounds: ${r.openClose.roundsPairsPerSecond.join(', ')}; ${r.openClose.pairs} pairs a round, ${IN_FLIGHT} in flight over ${FLEET_KEYS} keys of one account; latencies below from the median round)
 - ingest: **${r.ingest.webhooksPerSecond} signed Twilio webhooks/s** (${r.ingest.webhooks} in ${r.ingest.seconds} s, ${IN_FLIGHT} in flight, ${r.ingest.sessions} active SMS sessions)
 - CPU per open+close pair: server ${r.openClose.cpuPerPair.serverMsPerOp} ms, PostgreSQL ${r.openClose.cpuPerPair.databaseMsPerOp ?? '(in the server)'} ms, client ${r.openClose.cpuPerPair.clientMsPerOp} ms; per webhook: server ${r.ingest.cpuPerWebhook.serverMsPerOp} ms, PostgreSQL ${r.ingest.cpuPerWebhook.databaseMsPerOp ?? '(in the server)'} ms, client ${r.ingest.cpuPerWebhook.clientMsPerOp} ms
 - one at a time: verdict p99 is **${r.oneAtATime.p99Ratio}×** the bare loopback p99
@@ -472,8 +547,10 @@ ${row('one at a time: bare loopback GET /healthz', r.oneAtATime.loopbackMs)}
 
 ${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine
 
-Method: see the header of \`bench/suites/throughput.ts\`. Each run is one service process on a fresh
-database; the baseline (when measured) runs in the same invocation, just before the current tree.
+Method: see the header of \`bench/suites/throughput.ts\`. Each target is one service process on a fresh
+database; the baseline (when measured) and the current tree run side by side and take turns phase
+by phase (open+close in ${ROUNDS} rounds, order reversed each round), so load from other work falls
+on both.
 Findings and what changed: \`bench/results/throughput.md\`.
 
 ${comparisons.length ? `| baseline → current | open+close | open p99 (lower is better, shown as speed-up) | ingest | burst verdict p99 (speed-up) |\n|---|---:|---:|---:|---:|\n${comparisons.join('\n')}\n` : ''}
