@@ -4,6 +4,7 @@
  * assignments that consume nothing, and the programmable/synthetic choice.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { receiveMessage } from '../../../src/domain/messages/receive.ts';
 import { syncNumberPool } from '../../../src/domain/numbers/pool.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from '../../../src/domain/numbers/pool-spec.ts';
 import { closeSession } from '../../../src/domain/sessions/close.ts';
@@ -104,6 +105,36 @@ describe('quarantine and exhaustion (a pool of two numbers)', () => {
     expect(next.number).toBe(first.number);
     await closeSession(ctx(), principal, next.id);
     await closeSession(ctx(), principal, second.id);
+  });
+
+  test("a late synthetic message from the number's previous account never reaches its next holder", async () => {
+    const clock = new TestClock(new Date(Date.now() + 3 * 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const previous = principalFor(await createAccount(t.app));
+    const next = principalFor(await createAccount(t.app));
+    const first = await openSession(ctx(), previous);
+    const other = await openSession(ctx(), previous);
+    await closeSession(ctx(), previous, first.id);
+    const taken = await openSession(ctx(), next);
+    expect(taken.number).toBe(first.number);
+
+    // The previous account's test harness sends its code late, to the number it no longer holds.
+    const late = await rejectionOf(
+      receiveMessage(ctx(), {
+        medium: 'sms',
+        carrier: 'synthetic',
+        to: first.number!,
+        from: '+14155550100',
+        text: 'Your code is 424242',
+        raw: Buffer.from('Your code is 424242'),
+        onlyForAccount: previous.accountId,
+      }),
+    );
+    expect(late.code).toBe('not_found');
+    expect(await countRows(t.app, 'inbound_message', 'session_id = ?', [taken.id])).toBe(0);
+    expect(await countRows(t.app, 'verdict', 'session_id = ?', [taken.id])).toBe(0);
+    await closeSession(ctx(), next, taken.id);
+    await closeSession(ctx(), previous, other.id);
   });
 });
 
