@@ -523,7 +523,7 @@ function write(result: Awaited<ReturnType<typeof run>>) {
 
 - open+close: **${r.openClose.pairsPerSecond} pairs/s** (median of ${ROUNDS} rounds: ${r.openClose.roundsPairsPerSecond.join(', ')}; ${r.openClose.pairs} pairs a round, ${IN_FLIGHT} in flight over ${FLEET_KEYS} keys of one account; latencies below from the median round)
 - ingest: **${r.ingest.webhooksPerSecond} signed Twilio webhooks/s** (${r.ingest.webhooks} in ${r.ingest.seconds} s, ${IN_FLIGHT} in flight, ${r.ingest.sessions} active SMS sessions)
-- CPU per open+close pair: server ${r.openClose.cpuPerPair.serverMsPerOp} ms, PostgreSQL ${r.openClose.cpuPerPair.databaseMsPerOp ?? '(in the server)'} ms, client ${r.openClose.cpuPerPair.clientMsPerOp} ms; per webhook: server ${r.ingest.cpuPerWebhook.serverMsPerOp} ms, PostgreSQL ${r.ingest.cpuPerWebhook.databaseMsPerOp ?? '(in the server)'} ms, client ${r.ingest.cpuPerWebhook.clientMsPerOp} ms
+- CPU per open+close pair: server ${r.openClose.cpuPerPair.serverMsPerOp} ms, PostgreSQL ${r.openClose.cpuPerPair.databaseMsPerOp === null ? 'in the server process' : `${r.openClose.cpuPerPair.databaseMsPerOp} ms`}, client ${r.openClose.cpuPerPair.clientMsPerOp} ms; per webhook: server ${r.ingest.cpuPerWebhook.serverMsPerOp} ms, PostgreSQL ${r.ingest.cpuPerWebhook.databaseMsPerOp === null ? 'in the server process' : `${r.ingest.cpuPerWebhook.databaseMsPerOp} ms`}, client ${r.ingest.cpuPerWebhook.clientMsPerOp} ms
 - one at a time: verdict p99 is **${r.oneAtATime.p99Ratio}×** the bare loopback p99
 
 | measure (ms) | samples | p50 | p90 | p99 | max |
