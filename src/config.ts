@@ -261,7 +261,7 @@ export interface Config {
   syntheticNumbers: string[];
   /** TWILIO_NUMBERS: programmable numbers, same syntax; when any, sms_otp sessions get these. */
   twilioNumbers: string[];
-  /** NUMBER_QUARANTINE: seconds a released number rests before it may serve anyone else. */
+  /** NUMBER_QUARANTINE: seconds a released programmable number rests before serving anyone else. */
   numberQuarantine: number;
   /** MESSAGE_RETENTION: seconds raw bodies (and parsed codes) are kept before being erased. */
   messageRetention: number;

@@ -14,6 +14,7 @@ import { Migration20261125110000_console } from './20261125110000-console.ts';
 import { Migration20261125110100_authenticators } from './20261125110100-authenticators.ts';
 import { Migration20261125110300_sender_authentication } from './20261125110300-sender-authentication.ts';
 import { Migration20261125110500_entity_names } from './20261125110500-entity-names.ts';
+import { Migration20261125111000_provision_limits } from './20261125111000-provision-limits.ts';
 
 const classes = [
   Migration20261122050650_foundation,
@@ -26,6 +27,7 @@ const classes = [
   Migration20261125110100_authenticators,
   Migration20261125110300_sender_authentication,
   Migration20261125110500_entity_names,
+  Migration20261125111000_provision_limits,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({

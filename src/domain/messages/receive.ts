@@ -199,7 +199,7 @@ async function receive(ctx: DomainContext, message: InboundMessage): Promise<Rec
     };
   }
   if (stored.verdict_id && stored.session_id && stored.kind) {
-    ctx.webhooks.wake();
+    if (stored.webhooks > 0) ctx.webhooks.wake();
     const verdict: DeliveredVerdict = {
       verdictId: stored.verdict_id,
       messageId: stored.message_id,
@@ -328,7 +328,8 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
     )}
     select (select ok from ok) as allowed, m.id as message_id, m.session_id, v.id as verdict_id,
       v.kind, v.consumed_by, (select account_id from h) as account_id,
-      (select target_domain from h) as target_domain, m.rejected
+      (select target_domain from h) as target_domain, m.rejected,
+      (select count(*)::int from wh) as webhooks
     from (select 1) as one left join m on true left join v on true`;
 }
 
@@ -342,6 +343,8 @@ interface StoredRow {
   account_id: string | null;
   target_domain: string | null;
   rejected: MessageRejection | null;
+  /** Customer webhook deliveries written with the verdict (the worker is woken only for some). */
+  webhooks: number;
 }
 
 /**

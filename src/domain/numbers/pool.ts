@@ -7,8 +7,14 @@
  *   any instances) never take the same number and never wait for each other's choice; it runs
  *   inside the caller's transaction, so a later refusal rolls it back and nothing is consumed;
  * - `held_by` is unique: a session holds at most one number; a number has at most one holder;
- * - a released number gets `available_at = released_at + quarantine` and is not assignable
- *   before then; the least recently available number is assigned first, spreading wear.
+ * - a released programmable number gets `available_at = released_at + quarantine` and is not
+ *   assignable before then, because a carrier may still deliver a late message for its previous
+ *   holder. A synthetic number rests not at all (issue 16): a message reaches one only through
+ *   `/v1/synthetic/sms` and only while an active session of the sender's own account holds it, so
+ *   no late message can cross to another tenant (`RELEASED_AVAILABLE_AT`). The least recently
+ *   available number is assigned first, spreading wear (a released synthetic number goes to the
+ *   back of the line). A reroute's released number rests whatever its type (`releaseNumber`), so
+ *   the reroute cannot be handed the same number back.
  * All functions take the transaction's EntityManager; none opens a connection of its own
  * (PGlite has one connection: a second one inside a transaction would deadlock).
  */
@@ -51,6 +57,19 @@ function dedupeLastWins<T extends { e164: string }>(rows: T[]): T[] {
   return [...new Map(rows.map((row) => [row.e164, row])).values()];
 }
 
+/**
+ * The assignment, for a statement of its own or a CTE (open.ts): parameters session id, now,
+ * type, now; returns `e164` (no row when none is free).
+ */
+export const ASSIGN_NUMBER_SQL = `update phone_number set held_by = ?, last_assigned_at = ?
+     where e164 = (
+       select e164 from phone_number
+       where type = ? and enabled and held_by is null and available_at <= ?
+       order by available_at, e164
+       limit 1
+       for update skip locked)
+     returning e164`;
+
 /** Takes a free number of `type` for `sessionId`; null when none is free. */
 export async function assignNumber(
   tx: EntityManager,
@@ -58,21 +77,32 @@ export async function assignNumber(
   type: NumberType,
   now: Date,
 ): Promise<string | null> {
-  const [row] = await tx.execute<{ e164: string }[]>(
-    `update phone_number set held_by = ?, last_assigned_at = ?
-     where e164 = (
-       select e164 from phone_number
-       where type = ? and enabled and held_by is null and available_at <= ?
-       order by available_at, e164
-       limit 1
-       for update skip locked)
-     returning e164`,
-    [sessionId, now, type, now],
-  );
+  const [row] = await tx.execute<{ e164: string }[]>(ASSIGN_NUMBER_SQL, [
+    sessionId,
+    now,
+    type,
+    now,
+  ]);
   return row?.e164 ?? null;
 }
 
-/** Frees whatever number `sessionId` holds; it rests in quarantine from `releasedAt`. */
+/**
+ * `available_at` for a number being released (in an UPDATE of phone_number): parameters the
+ * release time, then the end of the quarantine; a synthetic number is available at once.
+ */
+export const RELEASED_AVAILABLE_AT =
+  "case when type = 'synthetic' then ?::timestamptz else ?::timestamptz end";
+
+/** The parameters of `RELEASED_AVAILABLE_AT`. */
+export const releasedAvailableAtParams = (releasedAt: Date, quarantineSeconds: number) => [
+  releasedAt,
+  new Date(releasedAt.getTime() + quarantineSeconds * 1000),
+];
+
+/**
+ * Frees whatever number `sessionId` holds for a reroute; it rests in quarantine from `releasedAt`
+ * whatever its type, so the reroute that releases it cannot be handed the same number back.
+ */
 export async function releaseNumber(
   tx: EntityManager,
   sessionId: string,

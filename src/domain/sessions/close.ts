@@ -3,13 +3,14 @@
  *
  * One statement (atomic without an explicit transaction): the conditional state change (`where
  * state = 'active' and expires_at > now`, so a racing close, expiry or second instance cannot
- * both win), the number's release into quarantine, and the settlement of its usage (not billed
+ * both win), the number's release (into quarantine, if programmable), and the settlement of its usage (not billed
  * unless a code arrived), and the `session.closed` webhook deliveries (outbox). Then `ended` wakes the session's waiters with a clear error. Closing a
  * completed session again answers the same (idempotent); closing an expired one is
  * `session_expired`.
  */
 import type { Principal } from '../../auth/principal.ts';
 import type { DomainContext } from '../context.ts';
+import { RELEASED_AVAILABLE_AT, releasedAvailableAtParams } from '../numbers/pool.ts';
 import { enqueueCte } from '../webhooks/events.ts';
 import { loadSessionRow, sessionEndedError } from './read.ts';
 import { SESSION_COLUMNS, type SessionRow, type SessionView, toSessionView } from './views.ts';
@@ -20,13 +21,13 @@ export async function closeSession(
   sessionId: string,
 ): Promise<{ status: 'completed'; session: SessionView }> {
   const now = ctx.clock();
-  const [closed] = await ctx.em.execute<SessionRow[]>(
+  const [closed] = await ctx.em.execute<(SessionRow & { webhooks: number })[]>(
     `with closed as (
        update challenge_session set state = 'completed', ended_at = ?, updated_at = ?
        where id = ? and account_id = ? and state = 'active' and expires_at > ?
        returning ${SESSION_COLUMNS}),
      freed as (
-       update phone_number set held_by = null, available_at = ?
+       update phone_number set held_by = null, available_at = ${RELEASED_AVAILABLE_AT}
        where held_by = (select id from closed)),
      settled as (
        update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
@@ -38,21 +39,21 @@ export async function closeSession(
           null::text as verdict_id, ?::timestamptz as occurred_at
         from closed`,
      )}
-     select * from closed`,
+     select closed.*, (select count(*)::int from wh) as webhooks from closed`,
     [
       now,
       now,
       sessionId,
       principal.accountId,
       now,
-      new Date(now.getTime() + ctx.settings.quarantine * 1000),
+      ...releasedAvailableAtParams(now, ctx.settings.quarantine),
       now,
       now,
       now.toISOString(),
       now,
     ],
   );
-  let row = closed;
+  let row: SessionRow | undefined = closed;
   const changed = closed !== undefined;
   if (!row) {
     row = await loadSessionRow(ctx, principal, sessionId);
@@ -60,7 +61,8 @@ export async function closeSession(
   }
 
   if (changed) {
-    ctx.webhooks.wake();
+    // Only a delivery just written needs the worker now; its poll finds anything else.
+    if (closed && closed.webhooks > 0) ctx.webhooks.wake();
     const at = now.toISOString();
     ctx.log.info(
       { sessionId, accountId: principal.accountId, state: 'completed' },

@@ -1,6 +1,7 @@
 /**
  * The expiry sweep: active sessions whose `expires_at` passed become `expired`, their numbers go
- * into quarantine counted from the expiry (the moment they stopped serving), and their pending
+ * into quarantine counted from the expiry (the moment they stopped serving; a synthetic number
+ * rests not at all, see numbers/pool.ts), and their pending
  * usage is settled unbilled, and `session.expired` webhooks are queued — all in one statement, so it is atomic without a transaction.
  *
  * Safe with several instances sweeping at once: due sessions are claimed `FOR UPDATE SKIP LOCKED`
@@ -28,7 +29,8 @@ export async function expireDueSessions(ctx: DomainContext): Promise<number> {
        returning s.id, s.account_id, s.expires_at, s.channel),
      freed as (
        update phone_number n set held_by = null,
-         available_at = ended.expires_at + make_interval(secs => ?)
+         available_at = case when n.type = 'synthetic' then ended.expires_at
+           else ended.expires_at + make_interval(secs => ?) end
        from ended where n.held_by = ended.id
        returning n.e164),
      settled as (

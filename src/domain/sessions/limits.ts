@@ -7,9 +7,16 @@
  *   nothing;
  * - 50 concurrently active sessions per credential;
  * - a free account's monthly allowance of sessions (opens and reroutes, billed or not).
- * The lock serializes only provisions of one credential; the locks are released at commit or
- * rollback. Lock order is always credential, then account, then rows, so two provisions cannot
- * deadlock.
+ * The lock serializes only provisions of one credential (an account-wide lock is taken only for a
+ * free account, whose allowance is account-wide); the locks are released at commit or rollback.
+ * Lock order is always credential, then account, then rows, so two provisions cannot deadlock.
+ *
+ * The locks and counts are one call of the SQL function `latchkey_provision_limits` (migration
+ * 20261125111000): each statement of a volatile PL/pgSQL function takes a fresh snapshot, so its
+ * counts see every provision committed before its lock was granted. Being one expression, it can
+ * open a statement that also inserts (`PROVISION_LIMITS_SQL` in open.ts): an open is then one
+ * round trip and holds the credential's lock only while that statement runs (issue 16; before, the
+ * lock was held across six round trips: begin, lock, count, insert, outbox, commit).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../auth/principal.ts';
@@ -19,75 +26,104 @@ import { AppError } from '../../errors/index.ts';
 export const PROVISIONS_PER_MINUTE = 60;
 export const MAX_ACTIVE_SESSIONS = 50;
 
-// Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)), Latchkey's own.
-const CREDENTIAL_LOCK = 5101;
-const ACCOUNT_LOCK = 5102;
-
-export async function lockCredential(tx: EntityManager, credentialId: string) {
-  await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [CREDENTIAL_LOCK, credentialId]);
+/** What `latchkey_provision_limits` answers (raw SQL: timestamps may be strings). */
+export interface ProvisionCounts {
+  recent: number;
+  oldest: string | Date | null;
+  active: number;
+  soonest: string | Date | null;
+  tier: BillingTier | null;
+  /** Free accounts only: provisions this UTC month. */
+  month_used: number | null;
 }
 
-export async function lockAccount(tx: EntityManager, accountId: string) {
-  await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [ACCOUNT_LOCK, accountId]);
+/** The columns of `ProvisionCounts`, for a statement that selects them beside others. */
+export const PROVISION_COUNT_COLUMNS = 'recent, oldest, active, soonest, tier, month_used';
+
+/**
+ * `select * from` this, with `provisionLimitParams(...)`, takes the locks and counts. Its seven
+ * parameters: credential, account, window start, now, whether to count active sessions, and the
+ * UTC month's bounds.
+ */
+export const PROVISION_LIMITS_SQL =
+  'latchkey_provision_limits(?, ?, ?::timestamptz, ?::timestamptz, ?::boolean, ?::timestamptz, ?::timestamptz)';
+
+export function provisionLimitParams(
+  principal: Pick<Principal, 'credentialId' | 'accountId'>,
+  now: Date,
+  countActive: boolean,
+): unknown[] {
+  const { start, end } = monthOf(now);
+  return [
+    principal.credentialId,
+    principal.accountId,
+    new Date(now.getTime() - 60_000),
+    now,
+    countActive,
+    start,
+    end,
+  ];
 }
+
+/**
+ * The SQL condition (over the columns of `ProvisionCounts`) under which a provision may go ahead;
+ * `refusalOf` says why not, in the same order. Its one parameter is the free allowance.
+ */
+export const PROVISION_ALLOWED_SQL = `tier is not null and recent < ${PROVISIONS_PER_MINUTE}
+  and active < ${MAX_ACTIVE_SESSIONS} and (tier <> 'free' or month_used < ?::int)`;
 
 const secondsUntil = (at: Date, now: Date) =>
   Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
 
 /**
- * Refuses the 61st provision within any 60 seconds and (for opens) a 51st active session, in one
- * query taken after the credential lock (a statement of its own, so its snapshot sees every
- * provision committed before the lock was granted). Returns the account's billing tier.
+ * Why a provision with these counts is refused, or null when it may go ahead: the 61st provision
+ * within any 60 seconds, a 51st active session (counted only for opens), a free account's
+ * provision beyond its monthly allowance.
  */
-export async function enforceCredentialLimits(
-  tx: EntityManager,
-  principal: Pick<Principal, 'credentialId' | 'accountId'>,
-  now: Date,
-  options: { countActive: boolean },
-): Promise<BillingTier> {
-  const windowStart = new Date(now.getTime() - 60_000);
-  const [row] = await tx.execute<
-    {
-      recent: number;
-      oldest: string | null;
-      active: number;
-      soonest: string | null;
-      tier: BillingTier | null;
-    }[]
-  >(
-    `select recent.n as recent, recent.oldest, active.n as active, active.soonest,
-       (select tier from account where id = ?) as tier
-     from (select count(*)::int as n, min(occurred_at) as oldest from usage_event
-           where credential_id = ? and occurred_at > ?) as recent,
-          (select count(*)::int as n, min(expires_at) as soonest from challenge_session
-           where ?::boolean and credential_id = ? and state = 'active' and expires_at > ?) as active`,
-    [
-      principal.accountId,
-      principal.credentialId,
-      windowStart,
-      options.countActive,
-      principal.credentialId,
-      now,
-    ],
-  );
-  if (!row?.tier)
-    throw new AppError('forbidden', 'The account of this credential no longer exists');
-  if (row.recent >= PROVISIONS_PER_MINUTE && row.oldest) {
-    const freesAt = new Date(new Date(row.oldest).getTime() + 60_000);
-    throw new AppError(
+export function refusalOf(counts: ProvisionCounts, now: Date, allowance: number): AppError | null {
+  if (!counts.tier)
+    return new AppError('forbidden', 'The account of this credential no longer exists');
+  if (counts.recent >= PROVISIONS_PER_MINUTE && counts.oldest) {
+    const freesAt = new Date(new Date(counts.oldest).getTime() + 60_000);
+    return new AppError(
       'rate_limited',
       `At most ${PROVISIONS_PER_MINUTE} sessions may be provisioned per minute per credential`,
       { retryAfter: secondsUntil(freesAt, now) },
     );
   }
-  if (row.active >= MAX_ACTIVE_SESSIONS && row.soonest) {
-    throw new AppError(
+  if (counts.active >= MAX_ACTIVE_SESSIONS && counts.soonest) {
+    return new AppError(
       'session_limit_reached',
       `This credential already holds ${MAX_ACTIVE_SESSIONS} active sessions; close one first`,
-      { retryAfter: secondsUntil(new Date(row.soonest), now) },
+      { retryAfter: secondsUntil(new Date(counts.soonest), now) },
     );
   }
-  return row.tier;
+  if (counts.tier === 'free' && (counts.month_used ?? 0) >= allowance) {
+    const { end } = monthOf(now);
+    return new AppError(
+      'allowance_exhausted',
+      `The free tier includes ${allowance} sessions a month, and this month's are used`,
+      { retryAfter: secondsUntil(end, now), extra: { allowance } },
+    );
+  }
+  return null;
+}
+
+/**
+ * Takes the locks and counts, inside the caller's transaction (the locks are held until it ends).
+ * `countActive` is false for a reroute, which adds no session.
+ */
+export async function provisionCounts(
+  tx: EntityManager,
+  principal: Pick<Principal, 'credentialId' | 'accountId'>,
+  now: Date,
+  options: { countActive: boolean },
+): Promise<ProvisionCounts> {
+  const [counts] = await tx.execute<ProvisionCounts[]>(
+    `select ${PROVISION_COUNT_COLUMNS} from ${PROVISION_LIMITS_SQL}`,
+    provisionLimitParams(principal, now, options.countActive),
+  );
+  return counts!;
 }
 
 /** The UTC calendar month containing `now`: [start, end). */
@@ -95,25 +131,4 @@ export function monthOf(now: Date): { start: Date; end: Date } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end };
-}
-
-/** Refuses a free account's provision beyond its monthly allowance; call with the account lock. */
-export async function enforceAllowance(
-  tx: EntityManager,
-  accountId: string,
-  allowance: number,
-  now: Date,
-) {
-  const { start, end } = monthOf(now);
-  const [row] = await tx.execute<{ n: number }[]>(
-    'select count(*)::int as n from usage_event where account_id = ? and occurred_at >= ? and occurred_at < ?',
-    [accountId, start, end],
-  );
-  if ((row?.n ?? 0) >= allowance) {
-    throw new AppError(
-      'allowance_exhausted',
-      `The free tier includes ${allowance} sessions a month, and this month's are used`,
-      { retryAfter: secondsUntil(end, now), extra: { allowance } },
-    );
-  }
 }

@@ -4,13 +4,16 @@
  *
  * The order is what makes refusals free and limits exact:
  * 1. validate and check the target policy — pure, before anything is touched;
- * 2. in one transaction: lock the credential; check the provision rate and the concurrent
- *    sessions; for a free account, lock the account and check its allowance; take a number
- *    (SKIP LOCKED) or mint an inbox; insert the session and its usage event;
- *    and, in the same transaction, the `session.opened` webhook deliveries (the outbox);
+ * 2. in one statement (one round trip, one implicit transaction; issue 16): lock the credential
+ *    and count its provisions and active sessions — for a free account, lock the account and
+ *    count its month (limits.ts) — then, only if within the limits, take a number (SKIP LOCKED)
+ *    or use a fresh inbox address, insert the session and its usage event, and the
+ *    `session.opened` webhook deliveries (the outbox). A totp open chooses its authenticator
+ *    in a transaction after the lock, then runs the same statement;
  * 3. after commit, publish `session.opened`.
- * Any refusal in step 2 rolls the whole transaction back: no number is held, no usage is written,
- * so a refused or failed provision consumes nothing.
+ * A refusal in step 2 writes nothing (every insert is conditional on the limits, and a missing
+ * number inserts no session): no number is held, no usage is written, so a refused or failed
+ * provision consumes nothing. The statement answers the counts, so the refusal names its reason.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -20,14 +23,17 @@ import { numberTypes, sessionChannels } from '../../entities/challenge-session.t
 import { AppError, validate } from '../../errors/index.ts';
 import { chooseAuthenticator } from '../authenticators/authenticators.ts';
 import type { DomainContext } from '../context.ts';
-import { assignNumber, nextNumberAt } from '../numbers/pool.ts';
+import { ASSIGN_NUMBER_SQL, nextNumberAt } from '../numbers/pool.ts';
 import { inSpan } from '../spans.ts';
-import { enqueueWebhookEvent } from '../webhooks/events.ts';
+import { enqueueCte } from '../webhooks/events.ts';
 import {
-  enforceAllowance,
-  enforceCredentialLimits,
-  lockAccount,
-  lockCredential,
+  PROVISION_ALLOWED_SQL,
+  PROVISION_COUNT_COLUMNS,
+  PROVISION_LIMITS_SQL,
+  type ProvisionCounts,
+  provisionCounts,
+  provisionLimitParams,
+  refusalOf,
 } from './limits.ts';
 import { SESSION_COLUMNS, type SessionRow, type SessionView, toSessionView } from './views.ts';
 
@@ -92,90 +98,79 @@ async function open(
   const now = ctx.clock();
   const numberType = input.numberType ?? ctx.settings.defaultNumberType;
 
-  const row = await ctx.em.transactional(async (tx) => {
-    await lockCredential(tx, principal.credentialId);
-    const tier = await enforceCredentialLimits(tx, principal, now, { countActive: true });
-    if (tier === 'free') {
-      await lockAccount(tx, principal.accountId);
-      await enforceAllowance(tx, principal.accountId, ctx.settings.freeTierMonthlySessions, now);
-    }
-
-    const id = newId('ses');
-    let number: string | null = null;
-    let inboxAddress: string | null = null;
-    let authenticator: { id: string; target_host: string } | null = null;
-    if (input.channel === 'sms_otp') {
-      number = await assignNumber(tx, id, numberType, now);
-      if (!number) throw await noNumber(tx, numberType, now);
-    } else if (input.channel === 'totp') {
-      authenticator = await chooseAuthenticator(tx, principal.accountId, {
-        authenticatorId: input.authenticatorId,
-        host: target?.host,
-      });
-    } else {
-      inboxAddress = newInboxAddress(ctx.settings.inboxDomain);
-    }
+  const expiresAt = new Date(now.getTime() + ctx.settings.sessionTtl * 1000);
+  const provision = (em: DomainContext['em'], authenticator: ChosenAuthenticator | null) => {
     // A totp session opened by id is for its authenticator's target (checked again: the policy
     // may have changed since it was stored).
     const sessionTarget =
       target ?? (authenticator ? ctx.settings.targetPolicy.check(authenticator.target_host) : null);
-    const expiresAt = new Date(now.getTime() + ctx.settings.sessionTtl * 1000);
-    // The session and its usage event, in one statement.
-    const [inserted] = await tx.execute<SessionRow[]>(
-      `with s as (
-         insert into challenge_session (id, created_at, updated_at, account_id, credential_id,
-           agent_id, channel, state, target, target_domain, number, number_type, inbox_address,
-           expires_at, reroute_count, authenticator_id, require_authenticated_sender)
-         values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 0, ?, ?)
-         returning ${SESSION_COLUMNS}),
-       u as (
-         insert into usage_event (id, created_at, updated_at, account_id, credential_id,
-           agent_id, session_id, kind, channel, status, occurred_at)
-         select ?, ?, ?, s.account_id, s.credential_id, s.agent_id, s.id, 'session_opened',
-           s.channel, 'pending', ?
-         from s)
-       select * from s`,
-      [
-        id,
-        now,
-        now,
-        principal.accountId,
-        principal.credentialId,
-        principal.agentId,
-        input.channel,
-        sessionTarget?.host ?? null,
-        sessionTarget?.domain ?? null,
-        number,
-        number ? numberType : null,
-        inboxAddress,
-        expiresAt,
-        authenticator?.id ?? null,
-        input.requireAuthenticatedSender ?? false,
-        newId('use'),
-        now,
-        now,
-        now,
-      ],
-    );
-    await enqueueWebhookEvent(tx, {
-      accountId: principal.accountId,
-      type: 'session.opened',
-      at: now,
-      data: Object.fromEntries(
-        Object.entries({
-          session_id: id,
-          channel: input.channel,
-          agent_id: principal.agentId,
-          number,
-          inbox_address: inboxAddress,
-          target: target?.host,
-          expires_at: expiresAt.toISOString(),
-        }).filter(([, v]) => v !== null && v !== undefined),
-      ),
-    });
-    return inserted!;
-  });
-  ctx.webhooks.wake();
+    const channel = input.channel;
+    const id = newId('ses');
+    return em.execute<OpenedRow[]>(OPEN_STATEMENT, [
+      // lim, go
+      ...provisionLimitParams(principal, now, true),
+      ctx.settings.freeTierMonthlySessions,
+      // n
+      id,
+      now,
+      channel === 'sms_otp',
+      numberType,
+      now,
+      // s
+      id,
+      now,
+      now,
+      principal.accountId,
+      principal.credentialId,
+      principal.agentId,
+      channel,
+      sessionTarget?.host ?? null,
+      sessionTarget?.domain ?? null,
+      channel === 'sms_otp' ? numberType : null,
+      channel === 'email_otp' || channel === 'magic_link'
+        ? newInboxAddress(ctx.settings.inboxDomain)
+        : null,
+      expiresAt,
+      authenticator?.id ?? null,
+      input.requireAuthenticatedSender ?? false,
+      channel === 'sms_otp',
+      // u
+      newId('use'),
+      now,
+      now,
+      now,
+      // wh
+      target?.host ?? null,
+      expiresAt.toISOString(),
+      now,
+    ]);
+  };
+
+  let opened: OpenedRow;
+  if (input.channel === 'totp') {
+    // The authenticator is chosen after the credential's lock, as every provision's rows are.
+    [opened] = (await ctx.em.transactional(async (tx) => {
+      const counts = await provisionCounts(tx, principal, now, { countActive: true });
+      const refusal = refusalOf(counts, now, ctx.settings.freeTierMonthlySessions);
+      if (refusal) throw refusal;
+      const authenticator = await chooseAuthenticator(tx, principal.accountId, {
+        authenticatorId: input.authenticatorId,
+        host: target?.host,
+      });
+      return provision(tx, authenticator);
+    })) as [OpenedRow];
+  } else {
+    // One statement, one round trip: locks, limits, number, session, usage and outbox.
+    [opened] = (await provision(ctx.em, null)) as [OpenedRow];
+  }
+  if (!opened.id) {
+    const refusal = refusalOf(opened, now, ctx.settings.freeTierMonthlySessions);
+    if (refusal) throw refusal;
+    if (input.channel === 'sms_otp') throw await noNumber(ctx.em, numberType, now);
+    throw new Error('open: the session was not inserted');
+  }
+  const row: SessionRow = opened;
+  if (opened.webhooks > 0) ctx.webhooks.wake();
 
   const session = toSessionView(row, now);
   ctx.metrics.sessionOpened(session.channel);
@@ -201,6 +196,49 @@ async function open(
   );
   return session;
 }
+
+interface ChosenAuthenticator {
+  id: string;
+  target_host: string;
+}
+
+/** The open statement's one row: the limit counts, the outbox rows written, and the session. */
+type OpenedRow = ProvisionCounts & { webhooks: number } & SessionRow;
+
+/**
+ * lim: the locks and counts; go: whether the limits allow it; n: the number (sms_otp only);
+ * s: the session (when allowed and, for sms_otp, numbered); u: its usage event; wh: its
+ * `session.opened` deliveries (jsonb_strip_nulls: absent fields are left out, not null).
+ * Data-modifying CTEs run to completion whether or not the final select reads them.
+ */
+const OPEN_STATEMENT = `
+  with lim as materialized (select ${PROVISION_COUNT_COLUMNS} from ${PROVISION_LIMITS_SQL}),
+  go as (select (${PROVISION_ALLOWED_SQL}) as ok from lim),
+  n as (${ASSIGN_NUMBER_SQL.replace('where e164 =', 'where ?::boolean and (select ok from go) and e164 =')}),
+  s as (
+    insert into challenge_session (id, created_at, updated_at, account_id, credential_id,
+      agent_id, channel, state, target, target_domain, number, number_type, inbox_address,
+      expires_at, reroute_count, authenticator_id, require_authenticated_sender)
+    select ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, (select e164 from n), ?, ?, ?, 0, ?, ?
+    from go
+    where go.ok and (not ?::boolean or exists (select 1 from n))
+    returning ${SESSION_COLUMNS}),
+  u as (
+    insert into usage_event (id, created_at, updated_at, account_id, credential_id,
+      agent_id, session_id, kind, channel, status, occurred_at)
+    select ?, ?, ?, s.account_id, s.credential_id, s.agent_id, s.id, 'session_opened',
+      s.channel, 'pending', ?
+    from s),
+  ${enqueueCte(
+    'wh',
+    `select s.account_id, 'session.opened'::text as event_type,
+       jsonb_strip_nulls(jsonb_build_object('session_id', s.id, 'channel', s.channel,
+         'agent_id', s.agent_id, 'number', s.number, 'inbox_address', s.inbox_address,
+         'target', ?::text, 'expires_at', ?::text)) as data,
+       null::text as verdict_id, ?::timestamptz as occurred_at
+     from s`,
+  )}
+  select lim.*, (select count(*)::int from wh) as webhooks, s.* from lim left join s on true`;
 
 export async function noNumber(
   tx: DomainContext['em'],

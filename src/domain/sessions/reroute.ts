@@ -1,6 +1,8 @@
 /**
  * reroute: an active sms_otp session moves to a new number; the old one is released into
- * quarantine, so a late message to it reaches no one. The session keeps its id, gets a fresh
+ * quarantine (synthetic ones too, so the reroute cannot get the same number back), so a late
+ * message to it reaches no one. The
+ * session keeps its id, gets a fresh
  * `expires_at`, and the reroute is a provision: it counts against the caller's rate and (free
  * tier) allowance and is billable (at once if the session already yielded a code, else once one
  * arrives).
@@ -14,12 +16,7 @@ import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { assignNumber, releaseNumber } from '../numbers/pool.ts';
 import { recordProvision } from '../usage/record.ts';
-import {
-  enforceAllowance,
-  enforceCredentialLimits,
-  lockAccount,
-  lockCredential,
-} from './limits.ts';
+import { provisionCounts, refusalOf } from './limits.ts';
 import { noNumber } from './open.ts';
 import { sessionEndedError } from './read.ts';
 import {
@@ -42,9 +39,10 @@ export async function rerouteSession(
 ): Promise<RerouteResult> {
   const now = ctx.clock();
   const { row, previousNumber } = await ctx.em.transactional(async (tx) => {
-    await lockCredential(tx, principal.credentialId);
-    const tier = await enforceCredentialLimits(tx, principal, now, { countActive: false });
-    if (tier === 'free') await lockAccount(tx, principal.accountId);
+    const counts = await provisionCounts(tx, principal, now, { countActive: false });
+    // The rate first; a free account's allowance only once the session is known to be reroutable.
+    const refusal = refusalOf(counts, now, ctx.settings.freeTierMonthlySessions);
+    if (refusal && refusal.code !== 'allowance_exhausted') throw refusal;
     // `for no key update`: ingest's `for share` on the same row waits for us, so a message is
     // bound either to the old number (before) or the new one (after), never half-way.
     const [current] = await tx.execute<SessionRow[]>(
@@ -57,9 +55,7 @@ export async function rerouteSession(
     if (current.channel !== 'sms_otp' || !current.number || !current.number_type) {
       throw new AppError('invalid_request', 'Only sms_otp sessions have a number to reroute');
     }
-    if (tier === 'free') {
-      await enforceAllowance(tx, principal.accountId, ctx.settings.freeTierMonthlySessions, now);
-    }
+    if (refusal) throw refusal;
 
     await releaseNumber(tx, sessionId, now, ctx.settings.quarantine);
     const number = await assignNumber(tx, sessionId, current.number_type, now);

@@ -1,13 +1,17 @@
 /**
- * The number pool: configuration syntax, atomic assignment, quarantine after release, failed
+ * The number pool: configuration syntax, atomic assignment, quarantine after release (programmable
+ * numbers only), failed
  * assignments that consume nothing, and the programmable/synthetic choice.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { receiveMessage } from '../../../src/domain/messages/receive.ts';
 import { syncNumberPool } from '../../../src/domain/numbers/pool.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from '../../../src/domain/numbers/pool-spec.ts';
 import { closeSession } from '../../../src/domain/sessions/close.ts';
+import { expireDueSessions } from '../../../src/domain/sessions/expire.ts';
 import { openSession } from '../../../src/domain/sessions/open.ts';
 import { rerouteSession } from '../../../src/domain/sessions/reroute.ts';
+import { extractFromSms } from '../../../src/extract/index.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import {
   countRows,
@@ -89,12 +93,68 @@ describe('quarantine and exhaustion (a pool of two numbers)', () => {
     await closeSession(ctx(), principal, b.id);
   });
 
-  test('a released number is not reassigned before its quarantine ends', async () => {
+  test('a released synthetic number serves the next session at once (issue 16: only its own account can reach it)', async () => {
     const clock = new TestClock(new Date(Date.now() + 2 * 86_400_000));
     const ctx = () => ctxOf(t.app, clock);
     const principal = principalFor(await createAccount(t.app));
     const first = await openSession(ctx(), principal);
     const second = await openSession(ctx(), principal);
+    clock.advance(5);
+    await closeSession(ctx(), principal, first.id);
+
+    const next = await openSession(ctx(), principal);
+    expect(next.number).toBe(first.number);
+    await closeSession(ctx(), principal, next.id);
+    await closeSession(ctx(), principal, second.id);
+  });
+
+  test("a late synthetic message from the number's previous account never reaches its next holder", async () => {
+    const clock = new TestClock(new Date(Date.now() + 3 * 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const previous = principalFor(await createAccount(t.app));
+    const next = principalFor(await createAccount(t.app));
+    const first = await openSession(ctx(), previous);
+    const other = await openSession(ctx(), previous);
+    await closeSession(ctx(), previous, first.id);
+    const taken = await openSession(ctx(), next);
+    expect(taken.number).toBe(first.number);
+
+    // The previous account's test harness sends its code late, to the number it no longer holds.
+    const late = await rejectionOf(
+      receiveMessage(ctx(), {
+        medium: 'sms',
+        carrier: 'synthetic',
+        to: first.number!,
+        from: '+14155550100',
+        extraction: extractFromSms({ text: 'Your code is 424242' }),
+        raw: Buffer.from('Your code is 424242'),
+        onlyForAccount: previous.accountId,
+      }),
+    );
+    expect(late.code).toBe('not_found');
+    expect(await countRows(t.app, 'inbound_message', 'session_id = ?', [taken.id])).toBe(0);
+    expect(await countRows(t.app, 'verdict', 'session_id = ?', [taken.id])).toBe(0);
+    await closeSession(ctx(), next, taken.id);
+    await closeSession(ctx(), previous, other.id);
+  });
+});
+
+describe('quarantine of programmable numbers (a pool of two)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startChallengeApp({
+      env: { TWILIO_NUMBERS: '+14155550123,+14155550124', NUMBER_QUARANTINE: '600' },
+    });
+  });
+  afterAll(() => t?.stop());
+
+  test('a released programmable number is not reassigned before its quarantine ends', async () => {
+    const clock = new TestClock(new Date(Date.now() + 2 * 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const principal = principalFor(await createAccount(t.app));
+    const first = await openSession(ctx(), principal);
+    const second = await openSession(ctx(), principal);
+    expect(first.numberType).toBe('programmable');
     clock.advance(5);
     await closeSession(ctx(), principal, first.id);
 
@@ -108,6 +168,27 @@ describe('quarantine and exhaustion (a pool of two numbers)', () => {
     expect(after.number).toBe(first.number);
     await closeSession(ctx(), principal, after.id);
     await closeSession(ctx(), principal, second.id);
+  });
+
+  test('an expired programmable number rests from its expiry; a synthetic one does not', async () => {
+    const clock = new TestClock(new Date(Date.now() + 4 * 86_400_000));
+    const ctx = () => ctxOf(t.app, clock);
+    const principal = principalFor(await createAccount(t.app));
+    const programmable = await openSession(ctx(), principal);
+    const synthetic = await openSession(ctx(), principal, { numberType: 'synthetic' });
+    // Past both sessions' expiry (SESSION_TTL 900 s), then the sweep.
+    clock.advance(901);
+    await expireDueSessions(ctx());
+    const rests = await t.app.db.orm.em
+      .fork()
+      .execute<{ e164: string; available_at: string }[]>(
+        'select e164, available_at from phone_number where e164 in (?, ?)',
+        [programmable.number, synthetic.number],
+      );
+    const at = (n: string | null) =>
+      new Date(rests.find((r) => r.e164 === n)!.available_at).getTime();
+    expect(at(synthetic.number)).toBe(synthetic.expiresAt.getTime());
+    expect(at(programmable.number)).toBe(programmable.expiresAt.getTime() + 600_000);
   });
 });
 

@@ -143,7 +143,7 @@ describe('read and list', () => {
 });
 
 describe('active → completed: close', () => {
-  test('closing releases the number into quarantine and is idempotent', async () => {
+  test('closing releases the number (a synthetic one at once, issue 16) and is idempotent', async () => {
     const clock = new TestClock();
     const principal = principalFor(await createAccount(t.app));
     const session = await openSession(ctxOf(t.app, clock), principal);
@@ -154,7 +154,8 @@ describe('active → completed: close', () => {
     expect(closed.session.endedAt).toEqual(clock.now());
     const number = await numberHolder(session.number!);
     expect(number.heldBy).toBeNull();
-    expect(number.availableAt.getTime()).toBe(clock.current.getTime() + 600_000);
+    // Synthetic: no rest (programmable numbers rest: test/domain/numbers/pool.test.ts).
+    expect(number.availableAt.getTime()).toBe(clock.current.getTime());
 
     const again = await closeSession(ctxOf(t.app, clock), principal, session.id);
     expect(again.status).toBe('completed');
@@ -250,7 +251,7 @@ describe('active → expired: expires_at passes', () => {
     }
   });
 
-  test('the sweep makes the expiry durable and quarantines the number from the moment it expired', async () => {
+  test('the sweep makes the expiry durable and frees the number from the moment it expired', async () => {
     const clock = new TestClock();
     const principal = principalFor(await createAccount(t.app));
     const session = await openSession(ctxOf(t.app, clock), principal);
@@ -267,7 +268,8 @@ describe('active → expired: expires_at passes', () => {
     expect(new Date(row!.ended_at)).toEqual(session.expiresAt);
     const number = await numberHolder(session.number!);
     expect(number.heldBy).toBeNull();
-    expect(number.availableAt.getTime()).toBe(session.expiresAt.getTime() + 600_000);
+    // Synthetic: no rest after the expiry (programmable numbers: test/domain/numbers/pool.test.ts).
+    expect(number.availableAt.getTime()).toBe(session.expiresAt.getTime());
     // A second sweep finds nothing more to do for it.
     const again = await sweepOnce({ ...t.app.challenges, clock: clock.now });
     expect(again.expired).toBe(0);
