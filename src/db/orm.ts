@@ -82,6 +82,10 @@ export function ormOptions(
       transactional: true,
       allOrNothing: true,
     },
+    // Tables are described once, by the entities; the few SQL functions (the provision-limits
+    // check an open runs in one statement) are written once, in the migration that creates them.
+    // The schema diff therefore leaves routines alone instead of proposing to drop them.
+    schemaGenerator: { ignoreRoutines: true },
     // PGlite serializes everything behind one session; a larger pool only adds deadlock risk.
     // Idle connections are retired by the pool well before the embedded server's idle timeout
     // cuts them, so only a connection held silent (in a transaction) ever meets that timeout.
