@@ -26,6 +26,7 @@ const channelNames: Record<string, string> = {
   sms_otp: 'SMS code',
   email_otp: 'Email code',
   magic_link: 'Magic link',
+  totp: 'Authenticator code',
 };
 const channelName = (channel: string) => channelNames[channel] ?? channel;
 
@@ -40,6 +41,8 @@ export function timeLeft(expiresAt: Date, now: Date): string {
 const address = (session: SessionView) => session.number ?? session.inboxAddress ?? '';
 
 function verdictText(line: VerdictLine): SafeHtml {
+  // Computed for the one agent that waited, never stored, so there is nothing to show (issue 20).
+  if (line.channel === 'totp') return html`code handed to the agent (never shown)`;
   if (line.otpCode) return html`<code class="code">${line.otpCode}</code>`;
   if (line.magicLink)
     return html`<a href="${line.magicLink}" rel="noreferrer noopener" target="_blank" class="link">${line.magicLink}</a>`;
@@ -74,13 +77,14 @@ function sessionsTable(
 function verdictsTable(prefix: string, verdicts: VerdictLine[], labels: Map<string, string>) {
   return html`<table>
     <caption class="visually-hidden">Recent verdicts</caption>
-    <thead><tr><th scope="col">Received</th><th scope="col">Session</th><th scope="col">Code or link</th><th scope="col">From</th><th scope="col">Agent</th><th scope="col">Taken</th></tr></thead>
+    <thead><tr><th scope="col">Received</th><th scope="col">Session</th><th scope="col">Channel</th><th scope="col">Code or link</th><th scope="col">From</th><th scope="col">Agent</th><th scope="col">Taken</th></tr></thead>
     <tbody>${verdicts.map(
       (line) => html`<tr>
       <td>${when(line.receivedAt)}</td>
       <td><a href="${prefix}/sessions/${line.sessionId}"><code>${line.sessionId}</code></a></td>
+      <td>${channelName(line.channel)}</td>
       <td>${verdictText(line)}</td>
-      <td>${line.from}</td>
+      <td>${line.channel === 'totp' ? html`authenticator for ${line.from}` : line.from}</td>
       <td>${agentLabel(labels, line.agentId)}</td>
       <td>${line.consumedAt ? 'yes' : 'not yet'}</td>
     </tr>`,
