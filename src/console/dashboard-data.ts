@@ -30,7 +30,7 @@ import type {
   MessageOutcome,
   SenderAuthentication,
 } from '../entities/inbound-message.ts';
-import type { RowOf } from '../entities/row.ts';
+import type { OuterRow, RowOf } from '../entities/row.ts';
 import type { TotpStep } from '../entities/totp-step.ts';
 import type { Verdict, VerdictKind } from '../entities/verdict.ts';
 
@@ -253,10 +253,7 @@ export async function sessionMessages(
   > & {
     message_id: RowOf<InboundMessage>['id'];
     message_received_at: RowOf<InboundMessage>['received_at'];
-  } & {
-    // The left-joined verdict: every column null when the message yielded none.
-    [K in 'id' | 'kind' | 'secret' | 'received_at' | 'consumed_at']: RowOf<Verdict>[K] | null;
-  };
+  } & OuterRow<Pick<RowOf<Verdict>, 'id' | 'kind' | 'secret' | 'received_at' | 'consumed_at'>>;
   const rows = await ctx.em.execute<MessageRow[]>(
     `select m.id as message_id, m.from_address, m.to_address, m.received_at as message_received_at,
        m.outcome, m.sender, v.id, v.kind, v.secret, v.received_at, v.consumed_at
