@@ -18,6 +18,7 @@
  * verdicts.
  */
 import type { Authenticator } from '../../entities/authenticator.ts';
+import type { ChallengeSession } from '../../entities/challenge-session.ts';
 import type { RowOf } from '../../entities/row.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
@@ -50,11 +51,7 @@ export async function serveTotpCode(
   type Claim = { retryAt: number } | { authenticator: AuthenticatorRow; stepEnds: number };
   const served = await ctx.em.transactional(async (tx): Promise<Claim> => {
     const [session] = await tx.execute<
-      {
-        state: 'active' | 'completed' | 'expired';
-        expires_at: string;
-        authenticator_id: string | null;
-      }[]
+      Pick<RowOf<ChallengeSession>, 'state' | 'expires_at' | 'authenticator_id'>[]
     >(
       `select state, expires_at, authenticator_id from challenge_session
        where id = ? and account_id = ? for no key update`,
