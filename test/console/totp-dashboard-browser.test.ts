@@ -115,4 +115,20 @@ test('an agent\'s totp code turns its session\'s row to "code received" and appe
     Object.assign(t.app.challenges, real);
   }
   await context.close();
+
+  // Another account's dashboard lists none of these served steps.
+  const stranger = email('totp-stranger');
+  await claimedAgent(t, stranger);
+  const other = await browser.newContext();
+  const theirs = await other.newPage();
+  await theirs.goto(`${t.consoleUrl}/login`);
+  await theirs.getByLabel('Email').fill(stranger);
+  await theirs.getByLabel('Password').fill(password);
+  await theirs.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => theirs.url()).toBe(`${t.consoleUrl}/`);
+  const page2 = await theirs.content();
+  expect(page2).toContain('Recent verdicts');
+  expect(page2).not.toContain(opened.body.session_id);
+  expect(page2).not.toContain('Authenticator code</td>');
+  await other.close();
 });
