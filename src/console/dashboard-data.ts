@@ -218,6 +218,23 @@ async function servedTotpSteps(
   return rows.map(toTotpLine);
 }
 
+/** The steps served to one `totp` session, oldest first (never a code: none is stored). */
+export async function sessionServedSteps(
+  ctx: DomainContext,
+  session: SessionView,
+): Promise<VerdictLine[]> {
+  if (session.channel !== 'totp') return [];
+  const rows = await ctx.em.execute<TotpStepRow[]>(
+    `select t.authenticator_id, t.step, t.session_id, t.served_at, s.agent_id, a.target
+     from totp_step t join challenge_session s on s.id = t.session_id
+       join authenticator a on a.id = t.authenticator_id
+     where t.session_id = ? and s.account_id = ? and a.account_id = ?
+     order by t.served_at, t.step limit 200`,
+    [session.id, session.accountId, session.accountId],
+  );
+  return rows.map(toTotpLine);
+}
+
 /** A session of the account (any state), or null for an unknown or foreign id. */
 export async function accountSession(
   ctx: DomainContext,

@@ -196,7 +196,32 @@ export interface SessionPage {
   session: SessionView;
   agent: string;
   messages: MessageLine[];
+  /** A `totp` session's served steps (it receives no messages). */
+  served: VerdictLine[];
   now: Date;
+}
+
+/** What a `totp` session was handed: when, from which authenticator; the codes are never kept. */
+function servedSection(page: SessionPage) {
+  const rows = page.served.map(
+    (line) => html`<tr>
+      <td>${when(line.receivedAt)}</td>
+      <td>authenticator for ${line.from}</td>
+      <td>${verdictText(line)}</td>
+    </tr>`,
+  );
+  return html`<section aria-labelledby="codes-heading">
+    <h2 id="codes-heading">Codes handed out</h2>
+    <p>Authenticator codes are computed for the waiting agent and never stored or shown.</p>
+    ${
+      rows.length
+        ? html`<table>
+      <thead><tr><th scope="col">Handed out</th><th scope="col">From</th><th scope="col">Code</th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>`
+        : html`<p>No code handed out yet. The agent's wait takes the current one.</p>`
+    }
+  </section>`;
 }
 
 export function sessionPage(page: SessionPage): string {
@@ -210,6 +235,18 @@ export function sessionPage(page: SessionPage): string {
       <td>${message.verdict ? (message.verdict.consumedAt ? 'yes' : 'not yet') : ''}</td>
     </tr>`,
   );
+  const messagesSection = html`<section aria-labelledby="messages-heading">
+    <h2 id="messages-heading">Messages</h2>
+    <p>What arrived and what was parsed from it; message bodies are never shown.</p>
+    ${
+      rows.length
+        ? html`<table>
+      <thead><tr><th scope="col">Received</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Code or link</th><th scope="col">Taken</th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>`
+        : html`<p>No messages yet. Send the challenge to <code>${address(session)}</code>.</p>`
+    }
+  </section>`;
   return layout(
     `Session ${session.id}`,
     { ...page.chrome, current: '/', scripts: ['/assets/live.js'] },
@@ -229,18 +266,7 @@ export function sessionPage(page: SessionPage): string {
             : when(session.endedAt ?? session.expiresAt)
         }</dd>
       </dl>
-      <section aria-labelledby="messages-heading">
-        <h2 id="messages-heading">Messages</h2>
-        <p>What arrived and what was parsed from it; message bodies are never shown.</p>
-        ${
-          rows.length
-            ? html`<table>
-          <thead><tr><th scope="col">Received</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Code or link</th><th scope="col">Taken</th></tr></thead>
-          <tbody>${rows}</tbody>
-        </table>`
-            : html`<p>No messages yet. Send the challenge to <code>${address(session)}</code>.</p>`
-        }
-      </section>
+      ${session.channel === 'totp' ? servedSection(page) : messagesSection}
     </div>
     <p><a href="${page.chrome.prefix}/">Back to the dashboard</a></p>`,
   );

@@ -111,6 +111,18 @@ test('an agent\'s totp code turns its session\'s row to "code received" and appe
     const content = await page.content();
     expect(content).not.toContain(waited.body.otp_code);
     expect(content).not.toContain(next.body.otp_code);
+
+    // The line's session page says what was handed out, and when, without the code.
+    await verdictRow.getByRole('link', { name: opened.body.session_id }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toContain(opened.body.session_id);
+    const codes = page.getByRole('region', { name: 'Codes handed out' });
+    expect(await codes.getByRole('row', { name: /authenticator for acme\.example/ }).count()).toBe(
+      1,
+    );
+    expect(await codes.textContent()).toContain(servedAt);
+    expect(await page.content()).not.toContain(waited.body.otp_code);
   } finally {
     Object.assign(t.app.challenges, real);
   }
