@@ -123,6 +123,12 @@ test('an agent\'s totp code turns its session\'s row to "code received" and appe
     );
     expect(await codes.textContent()).toContain(servedAt);
     expect(await page.content()).not.toContain(waited.body.otp_code);
+
+    // The channel filter keeps them with totp and drops them with any other channel.
+    await page.goto(`${t.consoleUrl}/?channel=totp`);
+    expect(await verdicts.getByRole('row', { name: /Authenticator code/ }).count()).toBe(2);
+    await page.goto(`${t.consoleUrl}/?channel=sms_otp`);
+    expect(await verdicts.getByRole('row', { name: /Authenticator code/ }).count()).toBe(0);
   } finally {
     Object.assign(t.app.challenges, real);
   }
