@@ -16,6 +16,8 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { OidcPayload } from '../entities/oidc-payload.ts';
+import type { RowOf } from '../entities/row.ts';
 import { sha256Hex } from './secrets.ts';
 
 /** Thrown by `upsert` when an access token's registration is no longer live. */
@@ -25,10 +27,10 @@ export class RegistrationNotLiveError extends Error {
 
 const storageKey = (model: string, id: string) => sha256Hex(`${model}:${id}`);
 
-interface Row {
-  payload: AdapterPayload | string;
-  consumed_at: Date | null;
-}
+/** A stored payload; the jsonb column is read whether the driver parsed it or not. */
+type Row = Pick<RowOf<OidcPayload>, 'consumed_at'> & {
+  payload: RowOf<OidcPayload>['payload'] | string;
+};
 
 export function createAdapterFactory(orm: MikroORM) {
   const em = () => orm.em.fork();

@@ -23,6 +23,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { signingKeyOwner } from '../db/sealed-columns.ts';
 import type { Sealer } from '../db/sealer.ts';
+import type { RowOf } from '../entities/row.ts';
+import type { SigningKey } from '../entities/signing-key.ts';
 
 /**
  * New keys are RS256 (RSA-2048): an assertion is signed once per claim but verified on every
@@ -139,13 +141,10 @@ async function newPrivateJwk(): Promise<JWK> {
 const sealJwk = (sealer: Sealer, jwk: JWK) =>
   sealer.sealText(JSON.stringify(jwk), signingKeyOwner(jwk.kid!));
 
-interface KeyRow {
-  kid: string;
-  generation: number;
-  private_jwk: string;
-  activates_at: Date;
-  retires_at: Date | null;
-}
+type KeyRow = Pick<
+  RowOf<SigningKey>,
+  'kid' | 'generation' | 'private_jwk' | 'activates_at' | 'retires_at'
+>;
 
 /** The keys in the table not yet retired at `now`. */
 async function readKeys(em: EntityManager, sealer: Sealer, now: Date): Promise<LoadedKey[]> {
@@ -214,7 +213,7 @@ export async function refreshKeyRing(
  * signs with it or accepts what it signed. Returns false when there is no such live key.
  */
 export async function retireSigningKey(em: EntityManager, kid: string, now = new Date()) {
-  const rows = await em.execute<{ kid: string }[]>(
+  const rows = await em.execute<Pick<KeyRow, 'kid'>[]>(
     `update signing_key set retires_at = ? where kid = ? and (retires_at is null or retires_at > ?)
      returning kid`,
     [now, kid, now],

@@ -2,6 +2,11 @@
  * What the console's dashboard and session pages read: the account's active sessions, its recent
  * verdicts and a session's messages, confined to the signed-in person's account.
  *
+ * Recent verdicts are of two origins (issue 20): the stored verdicts of messages, and the TOTP
+ * time steps served to `totp` sessions (`totp_step`, one row per code handed out). A TOTP code is
+ * computed for its one waiter and never stored, so its line carries the time, the session and the
+ * authenticator, and no code at all.
+ *
  * Codes and links are unsealed for display but never consumed: a person watching the dashboard
  * must not take a code from the agent that waits for it (the schema's `messages` would, for a
  * caller with `otp:read`, which is why the console reads them here and its GraphQL principal has
@@ -16,10 +21,18 @@ import {
   toSessionView,
 } from '../domain/sessions/views.ts';
 import { openSecret } from '../domain/verdicts/consume.ts';
-import type { SessionChannel } from '../entities/challenge-session.ts';
+import type { AgentRegistration } from '../entities/agent-registration.ts';
+import type { Authenticator } from '../entities/authenticator.ts';
+import type { ChallengeSession, SessionChannel } from '../entities/challenge-session.ts';
 import { sessionChannels } from '../entities/challenge-session.ts';
-import type { MessageOutcome, SenderAuthentication } from '../entities/inbound-message.ts';
-import type { VerdictKind } from '../entities/verdict.ts';
+import type {
+  InboundMessage,
+  MessageOutcome,
+  SenderAuthentication,
+} from '../entities/inbound-message.ts';
+import type { OuterRow, RowOf } from '../entities/row.ts';
+import type { TotpStep } from '../entities/totp-step.ts';
+import type { Verdict, VerdictKind } from '../entities/verdict.ts';
 
 export interface DashboardFilters {
   /** An agent (`reg_…`) or API key (`key_…`) id; sessions it opened. */
@@ -40,7 +53,11 @@ export function parseFilters(query: Record<string, string | undefined>): Dashboa
 
 /** Who can open sessions for the account: its agents and API keys, by id, with a label. */
 export async function actors(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.em.execute<{ id: string; label: string | null; kind: string }[]>(
+  type ActorRow = Pick<RowOf<AgentRegistration>, 'id'> & {
+    label: RowOf<AgentRegistration>['name'];
+    kind: 'agent' | 'key';
+  };
+  const rows = await ctx.em.execute<ActorRow[]>(
     `select id, name as label, 'agent' as kind from agent_registration
        where account_id = ? and status in ('claimed', 'revoked')
      union all
@@ -81,30 +98,35 @@ export async function activeSessions(
 }
 
 export interface VerdictLine {
+  /** The verdict's id, or `<authenticator id>:<step>` for a served TOTP step. */
   id: string;
   sessionId: string;
   channel: SessionChannel;
   agentId: string;
   kind: VerdictKind;
-  /** Null after retention erased it. */
+  /** Null after retention erased it, and always for `totp` (computed for the waiter, never stored). */
   otpCode: string | null;
   magicLink: string | null;
+  /** The sender's address, or for `totp` the authenticator's target. */
   from: string;
   receivedAt: Date;
   consumedAt: Date | null;
 }
 
-interface VerdictRow {
-  id: string;
-  session_id: string;
-  channel: SessionChannel;
-  agent_id: string;
-  kind: VerdictKind;
-  secret: Buffer | null;
-  from_address: string;
-  received_at: string;
-  consumed_at: string | null;
-}
+/** A stored verdict with its session's channel and agent and its message's sender. */
+type VerdictRow = Pick<
+  RowOf<Verdict>,
+  'id' | 'session_id' | 'kind' | 'secret' | 'received_at' | 'consumed_at'
+> &
+  Pick<RowOf<ChallengeSession>, 'channel' | 'agent_id'> &
+  Pick<RowOf<InboundMessage>, 'from_address'>;
+
+/** A served TOTP step with its session's agent and its authenticator's target. */
+type TotpStepRow = Pick<RowOf<TotpStep>, 'authenticator_id' | 'session_id' | 'served_at'> & {
+  /** bigint: node-postgres hands it over as a string. */
+  step: string | number;
+} & Pick<RowOf<ChallengeSession>, 'agent_id'> &
+  Pick<RowOf<Authenticator>, 'target'>;
 
 const toLine = (ctx: DomainContext, row: VerdictRow): VerdictLine => {
   const secret = openSecret(ctx, row.id, row.secret);
@@ -122,13 +144,44 @@ const toLine = (ctx: DomainContext, row: VerdictRow): VerdictLine => {
   };
 };
 
-/** The account's latest verdicts, newest first (codes shown, not consumed). */
+/** A served step: handed to its waiter when claimed, so taken at once; never a code. */
+const toTotpLine = (row: TotpStepRow): VerdictLine => ({
+  id: `${row.authenticator_id}:${row.step}`,
+  sessionId: row.session_id,
+  channel: 'totp',
+  agentId: row.agent_id,
+  kind: 'otp_code',
+  otpCode: null,
+  magicLink: null,
+  from: row.target,
+  receivedAt: new Date(row.served_at),
+  consumedAt: new Date(row.served_at),
+});
+
+/**
+ * The account's latest verdicts, newest first (codes shown, not consumed): stored verdicts and
+ * served TOTP steps, each read newest first up to the limit, then merged.
+ */
 export async function recentVerdicts(
   ctx: DomainContext,
   accountId: string,
   filters: DashboardFilters,
   limit = 20,
 ): Promise<VerdictLine[]> {
+  const stored = await storedVerdicts(ctx, accountId, filters, limit);
+  const served = await servedTotpSteps(ctx, accountId, filters, limit);
+  return [...stored, ...served]
+    .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime() || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+}
+
+async function storedVerdicts(
+  ctx: DomainContext,
+  accountId: string,
+  filters: DashboardFilters,
+  limit: number,
+): Promise<VerdictLine[]> {
+  if (filters.channel === 'totp') return [];
   const filter = filterSql(filters, 's');
   const rows = await ctx.em.execute<VerdictRow[]>(
     `select v.id, v.session_id, s.channel, s.agent_id, v.kind, v.secret, m.from_address,
@@ -140,6 +193,46 @@ export async function recentVerdicts(
     [accountId, ...filter.params, limit],
   );
   return rows.map((row) => toLine(ctx, row));
+}
+
+/**
+ * The account's served TOTP steps, newest first. Reached through the account's authenticators
+ * (the step table's key starts with the authenticator) and held to the account on both sides.
+ */
+async function servedTotpSteps(
+  ctx: DomainContext,
+  accountId: string,
+  filters: DashboardFilters,
+  limit: number,
+): Promise<VerdictLine[]> {
+  if (filters.channel && filters.channel !== 'totp') return [];
+  const filter = filterSql({ agent: filters.agent }, 's');
+  const rows = await ctx.em.execute<TotpStepRow[]>(
+    `select t.authenticator_id, t.step, t.session_id, t.served_at, s.agent_id, a.target
+     from authenticator a join totp_step t on t.authenticator_id = a.id
+       join challenge_session s on s.id = t.session_id
+     where a.account_id = ? and s.account_id = ?${filter.sql}
+     order by t.served_at desc, t.authenticator_id, t.step limit ?`,
+    [accountId, accountId, ...filter.params, limit],
+  );
+  return rows.map(toTotpLine);
+}
+
+/** The steps served to one `totp` session, oldest first (never a code: none is stored). */
+export async function sessionServedSteps(
+  ctx: DomainContext,
+  session: SessionView,
+): Promise<VerdictLine[]> {
+  if (session.channel !== 'totp') return [];
+  const rows = await ctx.em.execute<TotpStepRow[]>(
+    `select t.authenticator_id, t.step, t.session_id, t.served_at, s.agent_id, a.target
+     from totp_step t join challenge_session s on s.id = t.session_id
+       join authenticator a on a.id = t.authenticator_id
+     where t.session_id = ? and s.account_id = ? and a.account_id = ?
+     order by t.served_at, t.step limit 200`,
+    [session.id, session.accountId, session.accountId],
+  );
+  return rows.map(toTotpLine);
 }
 
 /** A session of the account (any state), or null for an unknown or foreign id. */
@@ -171,18 +264,14 @@ export async function sessionMessages(
   ctx: DomainContext,
   session: SessionView,
 ): Promise<MessageLine[]> {
-  const rows = await ctx.em.execute<
-    (Omit<VerdictRow, 'id' | 'kind' | 'received_at'> & {
-      message_id: string;
-      to_address: string;
-      message_received_at: string;
-      outcome: MessageOutcome;
-      sender: SenderAuthentication | null;
-      id: string | null;
-      kind: VerdictKind | null;
-      received_at: string | null;
-    })[]
-  >(
+  type MessageRow = Pick<
+    RowOf<InboundMessage>,
+    'from_address' | 'to_address' | 'outcome' | 'sender'
+  > & {
+    message_id: RowOf<InboundMessage>['id'];
+    message_received_at: RowOf<InboundMessage>['received_at'];
+  } & OuterRow<Pick<RowOf<Verdict>, 'id' | 'kind' | 'secret' | 'received_at' | 'consumed_at'>>;
+  const rows = await ctx.em.execute<MessageRow[]>(
     `select m.id as message_id, m.from_address, m.to_address, m.received_at as message_received_at,
        m.outcome, m.sender, v.id, v.kind, v.secret, v.received_at, v.consumed_at
      from inbound_message m left join verdict v on v.message_id = m.id

@@ -26,6 +26,7 @@ const channelNames: Record<string, string> = {
   sms_otp: 'SMS code',
   email_otp: 'Email code',
   magic_link: 'Magic link',
+  totp: 'Authenticator code',
 };
 const channelName = (channel: string) => channelNames[channel] ?? channel;
 
@@ -40,6 +41,8 @@ export function timeLeft(expiresAt: Date, now: Date): string {
 const address = (session: SessionView) => session.number ?? session.inboxAddress ?? '';
 
 function verdictText(line: VerdictLine): SafeHtml {
+  // Computed for the one agent that waited, never stored, so there is nothing to show (issue 20).
+  if (line.channel === 'totp') return html`code handed to the agent (never shown)`;
   if (line.otpCode) return html`<code class="code">${line.otpCode}</code>`;
   if (line.magicLink)
     return html`<a href="${line.magicLink}" rel="noreferrer noopener" target="_blank" class="link">${line.magicLink}</a>`;
@@ -74,13 +77,14 @@ function sessionsTable(
 function verdictsTable(prefix: string, verdicts: VerdictLine[], labels: Map<string, string>) {
   return html`<table>
     <caption class="visually-hidden">Recent verdicts</caption>
-    <thead><tr><th scope="col">Received</th><th scope="col">Session</th><th scope="col">Code or link</th><th scope="col">From</th><th scope="col">Agent</th><th scope="col">Taken</th></tr></thead>
+    <thead><tr><th scope="col">Received</th><th scope="col">Session</th><th scope="col">Channel</th><th scope="col">Code or link</th><th scope="col">From</th><th scope="col">Agent</th><th scope="col">Taken</th></tr></thead>
     <tbody>${verdicts.map(
       (line) => html`<tr>
       <td>${when(line.receivedAt)}</td>
       <td><a href="${prefix}/sessions/${line.sessionId}"><code>${line.sessionId}</code></a></td>
+      <td>${channelName(line.channel)}</td>
       <td>${verdictText(line)}</td>
-      <td>${line.from}</td>
+      <td>${line.channel === 'totp' ? html`authenticator for ${line.from}` : line.from}</td>
       <td>${agentLabel(labels, line.agentId)}</td>
       <td>${line.consumedAt ? 'yes' : 'not yet'}</td>
     </tr>`,
@@ -192,7 +196,32 @@ export interface SessionPage {
   session: SessionView;
   agent: string;
   messages: MessageLine[];
+  /** A `totp` session's served steps (it receives no messages). */
+  served: VerdictLine[];
   now: Date;
+}
+
+/** What a `totp` session was handed: when, from which authenticator; the codes are never kept. */
+function servedSection(page: SessionPage) {
+  const rows = page.served.map(
+    (line) => html`<tr>
+      <td>${when(line.receivedAt)}</td>
+      <td>authenticator for ${line.from}</td>
+      <td>${verdictText(line)}</td>
+    </tr>`,
+  );
+  return html`<section aria-labelledby="codes-heading">
+    <h2 id="codes-heading">Codes handed out</h2>
+    <p>Authenticator codes are computed for the waiting agent and never stored or shown.</p>
+    ${
+      rows.length
+        ? html`<table>
+      <thead><tr><th scope="col">Handed out</th><th scope="col">From</th><th scope="col">Code</th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>`
+        : html`<p>No code handed out yet. The agent's wait takes the current one.</p>`
+    }
+  </section>`;
 }
 
 export function sessionPage(page: SessionPage): string {
@@ -206,6 +235,18 @@ export function sessionPage(page: SessionPage): string {
       <td>${message.verdict ? (message.verdict.consumedAt ? 'yes' : 'not yet') : ''}</td>
     </tr>`,
   );
+  const messagesSection = html`<section aria-labelledby="messages-heading">
+    <h2 id="messages-heading">Messages</h2>
+    <p>What arrived and what was parsed from it; message bodies are never shown.</p>
+    ${
+      rows.length
+        ? html`<table>
+      <thead><tr><th scope="col">Received</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Code or link</th><th scope="col">Taken</th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>`
+        : html`<p>No messages yet. Send the challenge to <code>${address(session)}</code>.</p>`
+    }
+  </section>`;
   return layout(
     `Session ${session.id}`,
     { ...page.chrome, current: '/', scripts: ['/assets/live.js'] },
@@ -225,18 +266,7 @@ export function sessionPage(page: SessionPage): string {
             : when(session.endedAt ?? session.expiresAt)
         }</dd>
       </dl>
-      <section aria-labelledby="messages-heading">
-        <h2 id="messages-heading">Messages</h2>
-        <p>What arrived and what was parsed from it; message bodies are never shown.</p>
-        ${
-          rows.length
-            ? html`<table>
-          <thead><tr><th scope="col">Received</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Code or link</th><th scope="col">Taken</th></tr></thead>
-          <tbody>${rows}</tbody>
-        </table>`
-            : html`<p>No messages yet. Send the challenge to <code>${address(session)}</code>.</p>`
-        }
-      </section>
+      ${session.channel === 'totp' ? servedSection(page) : messagesSection}
     </div>
     <p><a href="${page.chrome.prefix}/">Back to the dashboard</a></p>`,
   );

@@ -14,6 +14,7 @@ import {
   parseFilters,
   recentVerdicts,
   sessionMessages,
+  sessionServedSteps,
 } from './dashboard-data.ts';
 import { dashboardPage, type LiveLinks, sessionPage } from './dashboard-page.ts';
 import { sendPage } from './html.ts';
@@ -89,6 +90,7 @@ export function dashboardRoutes(config: Config) {
           session,
           agent: label?.label ?? session.agentId,
           messages: await sessionMessages(ctx, session),
+          served: await sessionServedSteps(ctx, session),
           now: ctx.clock(),
         }),
       );

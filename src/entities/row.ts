@@ -37,3 +37,6 @@ export type RowOf<E> = {
     ? string | null
     : string;
 };
+
+/** Columns of an outer-joined table: each one null when the join found no row. */
+export type OuterRow<R> = { [K in keyof R]: R[K] | null };

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EmailToken, type EmailTokenPurpose } from '../../entities/email-token.ts';
+import type { RowOf } from '../../entities/row.ts';
 import type { User } from '../../entities/user.ts';
 import { AppError } from '../../errors/index.ts';
 
@@ -57,7 +58,7 @@ export async function consumeEmailToken(
   now: Date,
 ): Promise<{ userId: string; email: string }> {
   if (typeof token !== 'string' || token.length < 20 || token.length > 100) throw invalidLink();
-  const rows = await em.execute<{ user_id: string; email: string }[]>(
+  const rows = await em.execute<Pick<RowOf<EmailToken>, 'user_id' | 'email'>[]>(
     `delete from email_token where token_hash = ? and purpose = ? and expires_at > ?
      returning user_id, email`,
     [digest(token), purpose, now],

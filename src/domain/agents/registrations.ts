@@ -13,7 +13,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { digestsEqual, randomSecret, sha256Hex } from '../../auth/secrets.ts';
 import { generateUserCode, userCodeDigest } from '../../auth/user-codes.ts';
-import { AgentRegistration, type RegistrationStatus } from '../../entities/agent-registration.ts';
+import { AgentRegistration } from '../../entities/agent-registration.ts';
+import type { RowOf } from '../../entities/row.ts';
 import type { User } from '../../entities/user.ts';
 import { AppError } from '../../errors/index.ts';
 import type { TimedContext } from '../context.ts';
@@ -79,16 +80,19 @@ export type PollOutcome =
   | { kind: 'unknown' | 'spent' | 'revoked' | 'expired' | 'slow_down' | 'pending' }
   | { kind: 'ready'; registrationId: string; accountId: string; scope: string };
 
-interface PollRow {
-  id: string;
-  status: RegistrationStatus;
-  account_id: string | null;
-  scope: string;
-  code_expires_at: Date;
-  claim_token_expires_at: Date;
-  tokens_issued_at: Date | null;
-  previous_poll: Date | null;
-}
+type Row = RowOf<AgentRegistration>;
+
+/** The registration as the poll left it, and the poll time it replaced. */
+type PollRow = Pick<
+  Row,
+  | 'id'
+  | 'status'
+  | 'account_id'
+  | 'scope'
+  | 'code_expires_at'
+  | 'claim_token_expires_at'
+  | 'tokens_issued_at'
+> & { previous_poll: Row['last_polled_at'] };
 
 /**
  * Records a poll of the claim grant and says what to answer. The poll time is stamped in the same
@@ -146,7 +150,7 @@ export async function markTokensIssued(
   registrationId: string,
 ): Promise<boolean> {
   const now = clock();
-  const rows = await em.execute<{ id: string }[]>(
+  const rows = await em.execute<Pick<Row, 'id'>[]>(
     `update agent_registration set tokens_issued_at = ?, updated_at = ?
      where id = ? and status = 'claimed' and tokens_issued_at is null returning id`,
     [now, now, registrationId],
@@ -206,7 +210,7 @@ export async function claimRegistration(
 
   const typed = userCodeDigest(policy.userCodePepper, input.code);
   if (!digestsEqual(typed, registration.userCodeHash)) {
-    const [row] = await em.execute<{ failed_attempts: number }[]>(
+    const [row] = await em.execute<Pick<Row, 'failed_attempts'>[]>(
       `update agent_registration set failed_attempts = failed_attempts + 1, updated_at = ?,
          status = case when failed_attempts + 1 >= ? then 'expired' else status end
        where id = ? and status = 'pending' returning failed_attempts`,
@@ -226,7 +230,7 @@ export async function claimRegistration(
   }
 
   // The claim and its `agent.claimed` webhook deliveries (the outbox) in one statement.
-  const claimed = await em.execute<{ id: string }[]>(
+  const claimed = await em.execute<Pick<Row, 'id'>[]>(
     `with c as (
        update agent_registration set status = 'claimed', account_id = ?, claimed_by_id = ?,
          claimed_at = ?, updated_at = ?
@@ -279,7 +283,7 @@ export async function revokeRegistration(
 ): Promise<string[] | null> {
   const now = clock();
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string; account_id: string | null }[]>(
+    const rows = await tx.execute<Pick<Row, 'id' | 'account_id'>[]>(
       `update agent_registration set status = 'revoked', revoked_at = ?, updated_at = ?
        where id = ? and status in ('pending', 'claimed') ${accountId ? 'and account_id = ?' : ''}
        returning id, account_id`,

@@ -134,12 +134,14 @@ export async function deleteAuthenticator(
   principal: Pick<Principal, 'accountId'>,
   id: string,
 ): Promise<void> {
-  const rows = await ctx.em.execute<{ id: string }[]>(
+  const rows = await ctx.em.execute<Pick<RowOf<Authenticator>, 'id'>[]>(
     'delete from authenticator where id = ? and account_id = ? returning id',
     [id, principal.accountId],
   );
   if (rows.length === 0) throw new AppError('not_found', 'No such authenticator');
 }
+
+type Chosen = Pick<RowOf<Authenticator>, 'id' | 'target_host'>;
 
 /**
  * The authenticator a `totp` session opens on: the one with `authenticatorId`, else the only one
@@ -149,13 +151,13 @@ export async function chooseAuthenticator(
   tx: DomainContext['em'],
   accountId: string,
   choice: { authenticatorId?: string; host?: string },
-): Promise<{ id: string; target_host: string }> {
+): Promise<Chosen> {
   const rows = choice.authenticatorId
-    ? await tx.execute<{ id: string; target_host: string }[]>(
+    ? await tx.execute<Chosen[]>(
         'select id, target_host from authenticator where id = ? and account_id = ? for share',
         [choice.authenticatorId, accountId],
       )
-    : await tx.execute<{ id: string; target_host: string }[]>(
+    : await tx.execute<Chosen[]>(
         'select id, target_host from authenticator where account_id = ? and target_host = ? limit 2 for share',
         [accountId, choice.host ?? ''],
       );

@@ -14,9 +14,11 @@
  * session id and kind only. The claim's `session.verdict` webhook deliveries are written in the same
  * transaction (the outbox, as for every other verdict), with `valid_until` and without the code:
  * the code was computed for the one waiter and is stale within a step, and no outbox row holds a
- * code.
+ * code. The claimed steps stay (no code in them): the console lists them as the account's TOTP
+ * verdicts.
  */
 import type { Authenticator } from '../../entities/authenticator.ts';
+import type { ChallengeSession } from '../../entities/challenge-session.ts';
 import type { RowOf } from '../../entities/row.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
@@ -27,8 +29,6 @@ import { codeAt } from './enrolment.ts';
 
 /** A code with less validity left than this is not handed out (decisions.md: 5 s). */
 export const MIN_VALIDITY_MS = 5_000;
-/** Served steps kept per authenticator (older ones can never be claimed again: time moves on). */
-const KEPT_STEPS = 4;
 
 export interface ServedCode {
   otpCode: string;
@@ -51,11 +51,7 @@ export async function serveTotpCode(
   type Claim = { retryAt: number } | { authenticator: AuthenticatorRow; stepEnds: number };
   const served = await ctx.em.transactional(async (tx): Promise<Claim> => {
     const [session] = await tx.execute<
-      {
-        state: 'active' | 'completed' | 'expired';
-        expires_at: string;
-        authenticator_id: string | null;
-      }[]
+      Pick<RowOf<ChallengeSession>, 'state' | 'expires_at' | 'authenticator_id'>[]
     >(
       `select state, expires_at, authenticator_id from challenge_session
        where id = ? and account_id = ? for no key update`,
@@ -84,11 +80,9 @@ export async function serveTotpCode(
        on conflict do nothing returning step`,
       [authenticator.id, step, sessionId, now],
     );
+    // Served steps are kept, one row per code handed out like a verdict row per message: they
+    // are the record the console's recent verdicts read (issue 20). They go with the authenticator.
     if (claimed.length === 0) return { retryAt: stepEnds };
-    await tx.execute('delete from totp_step where authenticator_id = ? and step < ?', [
-      authenticator.id,
-      step - KEPT_STEPS,
-    ]);
     await tx.execute(
       `with s as (
          update challenge_session set first_code_at = coalesce(first_code_at, ?), updated_at = ?

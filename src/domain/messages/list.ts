@@ -97,9 +97,10 @@ export async function listMessages(
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   const input = validate(listMessagesInput, rawInput);
   const session = await loadSessionRow(ctx, principal, sessionId);
-  let cursor: { received_at: string; id: string } | undefined;
+  type Cursor = Pick<RowOf<InboundMessage>, 'received_at' | 'id'>;
+  let cursor: Cursor | undefined;
   if (input.after) {
-    [cursor] = await ctx.em.execute<{ received_at: string; id: string }[]>(
+    [cursor] = await ctx.em.execute<Cursor[]>(
       'select received_at, id from inbound_message where id = ? and session_id = ?',
       [input.after, sessionId],
     );

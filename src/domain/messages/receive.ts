@@ -20,14 +20,16 @@
  */
 import { createHash } from 'node:crypto';
 import { newId } from '../../entities/base.ts';
-import type { SessionChannel } from '../../entities/challenge-session.ts';
+import type { ChallengeSession, SessionChannel } from '../../entities/challenge-session.ts';
 import type {
   MessageCarrier,
+  InboundMessage as MessageEntity,
   MessageMedium,
   MessageRejection,
   SenderAuthentication,
 } from '../../entities/inbound-message.ts';
-import type { VerdictKind } from '../../entities/verdict.ts';
+import type { OuterRow, RowOf } from '../../entities/row.ts';
+import type { Verdict, VerdictKind } from '../../entities/verdict.ts';
 import { AppError } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { registrable } from '../sessions/target-policy.ts';
@@ -186,7 +188,7 @@ async function receive(ctx: DomainContext, message: InboundMessage): Promise<Rec
   }
   if (!stored.message_id) {
     // A repeat of a message already stored: acknowledge it again, change nothing.
-    const [first] = await ctx.em.execute<{ id: string; session_id: string | null }[]>(
+    const [first] = await ctx.em.execute<Pick<RowOf<MessageEntity>, 'id' | 'session_id'>[]>(
       'select id, session_id from inbound_message where dedupe_key = ?',
       [dedupeKey],
     );
@@ -333,19 +335,19 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
     from (select 1) as one left join m on true left join v on true`;
 }
 
-interface StoredRow {
+/**
+ * What the store statement answers: whether the address was allowed, then the stored message, its
+ * verdict and its session, each column null when that part was not written or not found.
+ */
+type StoredRow = {
   allowed: boolean;
-  message_id: string | null;
-  session_id: string | null;
-  verdict_id: string | null;
-  kind: VerdictKind | null;
-  consumed_by: string | null;
-  account_id: string | null;
-  target_domain: string | null;
-  rejected: MessageRejection | null;
+  message_id: RowOf<MessageEntity>['id'] | null;
+  verdict_id: RowOf<Verdict>['id'] | null;
   /** Customer webhook deliveries written with the verdict (the worker is woken only for some). */
   webhooks: number;
-}
+} & OuterRow<Pick<RowOf<MessageEntity>, 'session_id' | 'rejected'>> &
+  OuterRow<Pick<RowOf<Verdict>, 'kind' | 'consumed_by'>> &
+  OuterRow<Pick<RowOf<ChallengeSession>, 'account_id' | 'target_domain'>>;
 
 /**
  * What the session gets from an extraction: a magic_link session prefers the link, the others the

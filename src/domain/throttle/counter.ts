@@ -5,6 +5,8 @@
  * a check made before any of them counted. Used for sign-in, sign-up and mail throttling.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RowOf } from '../../entities/row.ts';
+import type { ThrottleCounter } from '../../entities/throttle-counter.ts';
 
 export interface CounterState {
   count: number;
@@ -19,7 +21,7 @@ export async function hit(
   now = new Date(),
 ): Promise<CounterState> {
   const windowEnd = new Date(now.getTime() + windowSeconds * 1000);
-  const [row] = await em.execute<{ count: number; window_ends_at: Date }[]>(
+  const [row] = await em.execute<Pick<RowOf<ThrottleCounter>, 'count' | 'window_ends_at'>[]>(
     `insert into throttle_counter (key, count, window_ends_at) values (?, 1, ?)
      on conflict (key) do update set
        count = case when throttle_counter.window_ends_at <= ? then 1 else throttle_counter.count + 1 end,

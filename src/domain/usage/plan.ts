@@ -9,7 +9,8 @@
  * The person's change needs a verified email (`requireVerifiedAccount`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type BillingTier, billingTiers } from '../../entities/account.ts';
+import { type Account, type BillingTier, billingTiers } from '../../entities/account.ts';
+import type { RowOf } from '../../entities/row.ts';
 import type { User } from '../../entities/user.ts';
 import { AppError } from '../../errors/index.ts';
 import { requireVerifiedAccount } from '../accounts/verification.ts';
@@ -27,12 +28,7 @@ export interface PlanState {
 
 export async function planState(em: EntityManager, accountId: string): Promise<PlanState> {
   const [row] = await em.execute<
-    {
-      tier: BillingTier;
-      billing_since: string | null;
-      scheduled_tier: BillingTier | null;
-      scheduled_tier_at: string | null;
-    }[]
+    Pick<RowOf<Account>, 'tier' | 'billing_since' | 'scheduled_tier' | 'scheduled_tier_at'>[]
   >('select tier, billing_since, scheduled_tier, scheduled_tier_at from account where id = ?', [
     accountId,
   ]);
@@ -69,7 +65,7 @@ export async function changePlan(
   const accountId = user.account.id;
   return em.transactional(async (tx) => {
     // One change at a time per account (two tabs, two people): the row lock orders them.
-    const [row] = await tx.execute<{ tier: BillingTier }[]>(
+    const [row] = await tx.execute<Pick<RowOf<Account>, 'tier'>[]>(
       'select tier from account where id = ? for update',
       [accountId],
     );
@@ -124,7 +120,7 @@ export async function setPlanByOperator(
 
 /** Applies changes whose time has come (the sweeper, every few seconds, on any instance). */
 export async function applyScheduledPlans(em: EntityManager, now: Date): Promise<number> {
-  const rows = await em.execute<{ id: string }[]>(
+  const rows = await em.execute<Pick<RowOf<Account>, 'id'>[]>(
     `update account set tier = scheduled_tier, billing_since = scheduled_tier_at,
        scheduled_tier = null, scheduled_tier_at = null, updated_at = ?
      where scheduled_tier_at is not null and scheduled_tier_at <= ?

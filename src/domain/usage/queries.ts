@@ -13,7 +13,8 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
-import type { BillingTier } from '../../entities/account.ts';
+import type { Account, BillingTier } from '../../entities/account.ts';
+import type { AccountPricing } from '../../entities/account-pricing.ts';
 import type { SessionChannel } from '../../entities/challenge-session.ts';
 import type { RowOf } from '../../entities/row.ts';
 import type { UsageEvent, UsageKind, UsageStatus } from '../../entities/usage-event.ts';
@@ -69,9 +70,10 @@ export async function listUsage(
 ): Promise<{ events: UsageEventView[]; hasMore: boolean }> {
   const input = validate(listUsageInput, rawInput);
   const range = input.period ? monthOf(input.period) : null;
-  let cursor: { occurred_at: string; id: string } | undefined;
+  type Cursor = Pick<RowOf<UsageEvent>, 'occurred_at' | 'id'>;
+  let cursor: Cursor | undefined;
   if (input.after) {
-    [cursor] = await ctx.em.execute<{ occurred_at: string; id: string }[]>(
+    [cursor] = await ctx.em.execute<Cursor[]>(
       'select occurred_at, id from usage_event where id = ? and account_id = ?',
       [input.after, principal.accountId],
     );
@@ -180,7 +182,7 @@ export async function usageSummary(
     unitPrice = 0;
   } else if (tier === 'enterprise') {
     const [agreement] = await ctx.em.execute<
-      { unit_price_cents: number; included_sessions: number }[]
+      Pick<RowOf<AccountPricing>, 'unit_price_cents' | 'included_sessions'>[]
     >('select unit_price_cents, included_sessions from account_pricing where account_id = ?', [
       principal.accountId,
     ]);
@@ -215,7 +217,7 @@ async function accountTier(
   em: DomainContext['em'],
   accountId: string,
 ): Promise<{ tier: BillingTier; billingSince: Date | null }> {
-  const [row] = await em.execute<{ tier: BillingTier; billing_since: string | null }[]>(
+  const [row] = await em.execute<Pick<RowOf<Account>, 'tier' | 'billing_since'>[]>(
     'select tier, billing_since from account where id = ?',
     [accountId],
   );

@@ -4,8 +4,10 @@
  * Line amounts add up to the summary's `amountDueCents` (queries.ts prices the same way: sessions
  * included in the plan first, in the order they were opened, then the unit price).
  */
+
 import type { SessionChannel } from '../../entities/challenge-session.ts';
-import type { UsageKind } from '../../entities/usage-event.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { UsageEvent, UsageKind } from '../../entities/usage-event.ts';
 import type { DomainContext } from '../context.ts';
 import type { UsageSummary } from './queries.ts';
 
@@ -60,14 +62,10 @@ export async function statementLines(
   billingSince: Date | null,
 ): Promise<StatementLine[]> {
   const rows = await ctx.em.execute<
-    {
-      session_id: string;
-      kind: UsageKind;
-      channel: SessionChannel;
-      agent_id: string;
-      occurred_at: string;
-      settled_at: string | null;
-    }[]
+    Pick<
+      RowOf<UsageEvent>,
+      'session_id' | 'kind' | 'channel' | 'agent_id' | 'occurred_at' | 'settled_at'
+    >[]
   >(
     `select session_id, kind, channel, agent_id, occurred_at, settled_at from usage_event
      where account_id = ? and status = 'billable' and occurred_at >= ? and occurred_at < ?

@@ -11,26 +11,28 @@
  * unconsumed verdict or finds none and keeps waiting. Verdicts are handed out oldest first. The
  * code and link are unsealed only for the winner.
  */
-import type { MessageMedium, SenderAuthentication } from '../../entities/inbound-message.ts';
-import type { VerdictKind } from '../../entities/verdict.ts';
+import type { ChallengeSession } from '../../entities/challenge-session.ts';
+import type { InboundMessage } from '../../entities/inbound-message.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { Verdict } from '../../entities/verdict.ts';
 import type { DomainContext } from '../context.ts';
 import { inSpan } from '../spans.ts';
 import type { DeliveredVerdict } from './delivered.ts';
 
-interface ConsumedRow {
-  id: string;
-  message_id: string;
-  session_id: string;
-  kind: VerdictKind;
-  secret: Buffer | null;
-  webauthn_required: boolean;
-  received_at: string;
-  from_address: string;
-  medium: MessageMedium;
-  sender: SenderAuthentication | null;
-  link_domain: string | null;
-  target_domain: string | null;
-}
+/** The taken verdict, its message's sender and its session's target domain. */
+type ConsumedRow = Pick<
+  RowOf<Verdict>,
+  | 'id'
+  | 'message_id'
+  | 'session_id'
+  | 'kind'
+  | 'secret'
+  | 'webauthn_required'
+  | 'received_at'
+  | 'link_domain'
+> &
+  Pick<RowOf<InboundMessage>, 'from_address' | 'medium' | 'sender'> &
+  Pick<RowOf<ChallengeSession>, 'target_domain'>;
 
 export interface VerdictSecret {
   otp_code: string | null;
@@ -109,7 +111,7 @@ export async function consumeListed(
 ): Promise<{ taken: Set<string>; at: Date }> {
   const at = ctx.clock();
   if (verdictIds.length === 0) return { taken: new Set(), at };
-  const rows = await ctx.em.execute<{ id: string }[]>(
+  const rows = await ctx.em.execute<Pick<RowOf<Verdict>, 'id'>[]>(
     `update verdict set consumed_at = ?, consumed_by = ?
      where id in (?) and consumed_at is null
      returning id`,

@@ -11,7 +11,8 @@
  * if publishing failed. A verdict may thus be announced twice; that is harmless, because delivery
  * is decided by the atomic consume, not by the event.
  */
-import type { VerdictKind } from '../../entities/verdict.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { Verdict, VerdictKind } from '../../entities/verdict.ts';
 import type { DomainContext } from '../context.ts';
 import { inSpan } from '../spans.ts';
 import type { DeliveredVerdict } from './delivered.ts';
@@ -59,7 +60,7 @@ export async function returnClaimed(
   verdict: DeliveredVerdict,
   consumer: string,
 ) {
-  const released = await ctx.orm.em.fork().execute<{ id: string }[]>(
+  const released = await ctx.orm.em.fork().execute<Pick<RowOf<Verdict>, 'id'>[]>(
     `update verdict set consumed_at = null, consumed_by = null, published_at = null
        where id = ? and consumed_by = ?
        returning id`,
@@ -72,7 +73,7 @@ export async function returnClaimed(
 export async function relayUnpublished(ctx: DomainContext): Promise<number> {
   const now = ctx.clock();
   const claimed = await ctx.em.execute<
-    { id: string; session_id: string; kind: VerdictKind; received_at: string; pending: boolean }[]
+    (Pick<RowOf<Verdict>, 'id' | 'session_id' | 'kind' | 'received_at'> & { pending: boolean })[]
   >(
     `with due as (
        select id from verdict

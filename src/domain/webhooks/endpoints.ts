@@ -10,6 +10,9 @@
 
 import { z } from 'zod';
 import { newId } from '../../entities/base.ts';
+import type { RowOf } from '../../entities/row.ts';
+import type { DeliveryStatus, WebhookDelivery } from '../../entities/webhook-delivery.ts';
+import type { WebhookEndpoint } from '../../entities/webhook-endpoint.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import { requireVerifiedAccount } from '../accounts/verification.ts';
 import type { DomainContext } from '../context.ts';
@@ -32,61 +35,59 @@ export const createEndpointInput = z.strictObject({
 });
 export type CreateEndpointInput = z.input<typeof createEndpointInput>;
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  /** The event types subscribed to; null means all. */
-  events: string[] | null;
-  created_at: Date;
-  failing_since: Date | null;
-  disabled_at: Date | null;
-  previous_secret_expires_at: Date | null;
-}
+/** The columns every endpoint query selects, each checked against the entity. */
+const endpointColumns = [
+  'id',
+  'url',
+  'events',
+  'created_at',
+  'failing_since',
+  'disabled_at',
+  'previous_secret_expires_at',
+] as const satisfies readonly (keyof RowOf<WebhookEndpoint>)[];
+const deliveryColumns = [
+  'id',
+  'endpoint_id',
+  'event_type',
+  'status',
+  'attempts',
+  'last_status_code',
+  'last_error',
+  'next_attempt_at',
+  'created_at',
+  'delivered_at',
+] as const satisfies readonly (keyof RowOf<WebhookDelivery>)[];
+const ENDPOINT_COLUMNS = endpointColumns.join(', ');
+const DELIVERY_COLUMNS = deliveryColumns.join(', ');
 
-import type { DeliveryStatus } from '../../entities/webhook-delivery.ts';
+type EndpointRow = Pick<RowOf<WebhookEndpoint>, (typeof endpointColumns)[number]>;
+type DeliveryRow = Pick<RowOf<WebhookDelivery>, (typeof deliveryColumns)[number]>;
 
+/** A row with its timestamps as Dates (the driver may hand them over as strings). */
+type Dated<R> = { [K in keyof R]: Date extends R[K] ? Exclude<R[K], string> : R[K] };
+
+/** An endpoint as the operations return it; `events` null means all. */
+export type EndpointView = Dated<EndpointRow>;
+export type DeliveryView = Dated<DeliveryRow>;
 export type { DeliveryStatus };
 
-export interface DeliveryView {
-  id: string;
-  endpoint_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  delivered_at: Date | null;
-}
+const date = (value: string | Date | null) => (value === null ? null : new Date(value));
 
-const ENDPOINT_COLUMNS =
-  'id, url, events, created_at, failing_since, disabled_at, previous_secret_expires_at';
-const DELIVERY_COLUMNS = `id, endpoint_id, event_type, status, attempts, last_status_code,
-  last_error, next_attempt_at, created_at, delivered_at`;
-
-const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-
-const endpointView = (row: Record<string, unknown>): EndpointView => ({
-  id: row.id as string,
-  url: row.url as string,
-  events: (row.events as string[] | null) ?? null,
-  created_at: new Date(row.created_at as string),
+const endpointView = (row: EndpointRow): EndpointView => ({
+  ...row,
+  events: row.events ?? null,
+  created_at: new Date(row.created_at),
   failing_since: date(row.failing_since),
   disabled_at: date(row.disabled_at),
   previous_secret_expires_at: date(row.previous_secret_expires_at),
 });
 
-export const deliveryView = (row: Record<string, unknown>): DeliveryView => ({
-  id: row.id as string,
-  endpoint_id: row.endpoint_id as string,
-  event_type: row.event_type as string,
-  status: row.status as DeliveryStatus,
-  attempts: row.attempts as number,
-  last_status_code: (row.last_status_code as number | null) ?? null,
-  last_error: (row.last_error as string | null) ?? null,
+const deliveryView = (row: DeliveryRow): DeliveryView => ({
+  ...row,
+  last_status_code: row.last_status_code ?? null,
+  last_error: row.last_error ?? null,
   next_attempt_at: date(row.next_attempt_at),
-  created_at: new Date(row.created_at as string),
+  created_at: new Date(row.created_at),
   delivered_at: date(row.delivered_at),
 });
 
@@ -121,7 +122,7 @@ export async function createWebhookEndpoint(
         `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`,
       );
     }
-    const [inserted] = await tx.execute<Record<string, unknown>[]>(
+    const [inserted] = await tx.execute<EndpointRow[]>(
       `insert into webhook_endpoint (id, created_at, updated_at, account_id, url, events, secret)
        values (?, ?, ?, ?, ?,
          (select array_agg(value) from jsonb_array_elements_text(?::jsonb)), ?)
@@ -138,7 +139,7 @@ export async function listWebhookEndpoints(
   ctx: DomainContext,
   accountId: string,
 ): Promise<EndpointView[]> {
-  const rows = await ctx.em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<EndpointRow[]>(
     `select ${ENDPOINT_COLUMNS} from webhook_endpoint where account_id = ?
      order by created_at desc, id desc`,
     [accountId],
@@ -151,7 +152,7 @@ export async function getWebhookEndpoint(
   accountId: string,
   id: string,
 ): Promise<EndpointView> {
-  const [row] = await ctx.em.execute<Record<string, unknown>[]>(
+  const [row] = await ctx.em.execute<EndpointRow[]>(
     `select ${ENDPOINT_COLUMNS} from webhook_endpoint where id = ? and account_id = ?`,
     [id, accountId],
   );
@@ -165,7 +166,7 @@ export async function deleteWebhookEndpoint(
   accountId: string,
   id: string,
 ): Promise<void> {
-  const rows = await ctx.em.execute<{ id: string }[]>(
+  const rows = await ctx.em.execute<Pick<EndpointRow, 'id'>[]>(
     'delete from webhook_endpoint where id = ? and account_id = ? returning id',
     [id, accountId],
   );
@@ -185,13 +186,13 @@ export async function rotateWebhookSecret(
   const now = ctx.clock();
   const secret = newWebhookSecret();
   return ctx.em.transactional(async (tx) => {
-    const [current] = await tx.execute<{ secret: Buffer }[]>(
+    const [current] = await tx.execute<Pick<RowOf<WebhookEndpoint>, 'secret'>[]>(
       'select secret from webhook_endpoint where id = ? and account_id = ? for update',
       [id, accountId],
     );
     if (!current) throw noEndpoint();
     const previous = openSecret(ctx.sealer, id, 'current', current.secret);
-    const [row] = await tx.execute<Record<string, unknown>[]>(
+    const [row] = await tx.execute<EndpointRow[]>(
       `update webhook_endpoint set secret = ?, previous_secret = ?, previous_secret_expires_at = ?,
          updated_at = ?
        where id = ? returning ${ENDPOINT_COLUMNS}`,
@@ -214,7 +215,7 @@ export async function sendTestEvent(
   id: string,
 ): Promise<DeliveryView> {
   const now = ctx.clock();
-  const [row] = await ctx.em.execute<Record<string, unknown>[]>(
+  const [row] = await ctx.em.execute<DeliveryRow[]>(
     `insert into webhook_delivery (id, created_at, updated_at, endpoint_id, account_id,
        event_type, data, status, attempts, next_attempt_at)
      select ${DELIVERY_ID_SQL}, ?, ?, e.id, e.account_id, ?, jsonb_build_object('endpoint_id', e.id,
@@ -236,7 +237,7 @@ export async function listDeliveries(
 ): Promise<{ deliveries: DeliveryView[]; hasMore: boolean }> {
   await getWebhookEndpoint(ctx, accountId, endpointId);
   const first = Math.min(Math.max(page.first ?? 20, 1), 100);
-  const rows = await ctx.em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<DeliveryRow[]>(
     `select ${DELIVERY_COLUMNS} from webhook_delivery d
      where endpoint_id = ?
        and (?::text is null or (created_at, id) < (
@@ -259,7 +260,7 @@ export async function retryDelivery(
 ): Promise<DeliveryView> {
   const now = ctx.clock();
   const row = await ctx.em.transactional(async (tx) => {
-    const [updated] = await tx.execute<Record<string, unknown>[]>(
+    const [updated] = await tx.execute<DeliveryRow[]>(
       `update webhook_delivery set status = 'pending', next_attempt_at = ?, lease_until = null,
          updated_at = ?
        where id = ? and endpoint_id = ? and account_id = ?

@@ -20,6 +20,10 @@
 
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { RowOf } from '../../entities/row.ts';
+import type { Verdict } from '../../entities/verdict.ts';
+import type { WebhookDelivery } from '../../entities/webhook-delivery.ts';
+import type { WebhookEndpoint } from '../../entities/webhook-endpoint.ts';
 import type { Sealer } from '../messages/sealer.ts';
 import { openSecret } from './secrets.ts';
 import {
@@ -60,20 +64,17 @@ export interface WebhookSettings {
   attemptTimeoutMs: number;
 }
 
-interface ClaimedRow {
-  id: string;
-  endpoint_id: string;
-  event_type: string;
-  data: Record<string, unknown>;
-  verdict_id: string | null;
-  attempts: number;
-  created_at: string;
-  lease_until: string;
-  url: string;
-  secret: Buffer;
-  previous_secret: Buffer | null;
-  previous_secret_expires_at: string | null;
-}
+/** A claimed delivery and the endpoint it goes to. */
+type ClaimedRow = Pick<
+  RowOf<WebhookDelivery>,
+  'id' | 'endpoint_id' | 'event_type' | 'data' | 'verdict_id' | 'attempts' | 'created_at'
+> & {
+  /** Set by the claim: the lease this attempt holds. */
+  lease_until: NonNullable<RowOf<WebhookDelivery>['lease_until']>;
+} & Pick<
+    RowOf<WebhookEndpoint>,
+    'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'
+  >;
 
 function webhookMetrics() {
   return {
@@ -263,7 +264,7 @@ export class WebhookService {
     const data = { ...row.data };
     if (row.event_type === 'session.verdict' && row.verdict_id) {
       // The code or link, opened for this attempt only; never copied into the outbox row.
-      const [verdict] = await em.execute<{ secret: Buffer | null }[]>(
+      const [verdict] = await em.execute<Pick<RowOf<Verdict>, 'secret'>[]>(
         'select secret from verdict where id = ?',
         [row.verdict_id],
       );
@@ -340,7 +341,7 @@ export class WebhookService {
     this.metrics.deliveries.labels(outcome.kind).inc();
     const final = row.attempts >= MAX_ATTEMPTS;
     const next = final ? null : new Date(now.getTime() + RETRY_DELAYS_S[row.attempts - 1]! * 1000);
-    const rows = await em.execute<{ disabled_at: string | null }[]>(
+    const rows = await em.execute<Pick<RowOf<WebhookEndpoint>, 'disabled_at'>[]>(
       `with d as (
          update webhook_delivery set status = ?, next_attempt_at = ?, lease_until = null,
            last_status_code = ?, last_error = ?, response_excerpt = ?, updated_at = ?
