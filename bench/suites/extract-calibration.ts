@@ -37,6 +37,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout7', commit: '8134368' },
   { split: 'heldout8', commit: '95f5c98' },
   { split: 'heldout9', commit: 'c7d9db9' },
+  { split: 'heldout10', commit: '32e420a' },
 ];
 
 interface Extractor {

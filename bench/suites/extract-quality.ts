@@ -34,6 +34,7 @@ const SPLITS: readonly Split[] = [
   'heldout7',
   'heldout8',
   'heldout9',
+  'heldout10',
 ];
 
 interface SplitReport {

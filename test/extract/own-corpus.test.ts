@@ -20,6 +20,7 @@ const heldout6 = loadSplit('heldout6');
 const heldout7 = loadSplit('heldout7');
 const heldout8 = loadSplit('heldout8');
 const heldout9 = loadSplit('heldout9');
+const heldout10 = loadSplit('heldout10');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -34,6 +35,7 @@ describe('project corpus', () => {
       ...heldout7,
       ...heldout8,
       ...heldout9,
+      ...heldout10,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -91,6 +93,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout7)).toBe(HELDOUT7_SHA256);
     expect(sha(SPLITS.heldout8)).toBe(HELDOUT8_SHA256);
     expect(sha(SPLITS.heldout9)).toBe(HELDOUT9_SHA256);
+    expect(sha(SPLITS.heldout10)).toBe(HELDOUT10_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -157,6 +160,16 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the tenth held-out set (blind 195/206) is as large as written and invents no code', () => {
+    const s = summarize(evaluate(heldout10));
+    expect(s.records).toBeGreaterThanOrEqual(200);
+    expect(s.negatives).toBeGreaterThanOrEqual(70);
+    expect(s.invented).toBe(0);
+    for (const family of FAMILIES) {
+      expect(heldout10.filter((r) => familyOf(r) === family).length).toBeGreaterThanOrEqual(30);
+    }
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -184,3 +197,5 @@ const HELDOUT7_SHA256 = '401e527fc0bdedfbc3ab6c49a1ba9178ceda903618dd7a130ca78fb
 const HELDOUT8_SHA256 = 'ef72cdd8c854752ce66b371ee99b2bab7ed0756d9b18b6a7277ddf4b8a1d84c3';
 /** sha256 of corpus/latchkey-heldout-9.jsonl as committed in c7d9db9, before it was evaluated. */
 const HELDOUT9_SHA256 = 'eb9e2c5b44958a35c91ea2c0363de234771582605da5a84dfc3b68c4c5b4a347';
+/** sha256 of corpus/latchkey-heldout-10.jsonl as committed in 32e420a, before it was evaluated. */
+const HELDOUT10_SHA256 = '246c3ca248bcbe2bdc3e3e096b69180240d2386f942323caf0d693b90e553077';
