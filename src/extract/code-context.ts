@@ -102,6 +102,7 @@ function isWarned(seg: Segment, hit: Hit): boolean {
 function inMarketingSentence(seg: Segment, hit: Hit): boolean {
   for (const p of hitsBetween(seg.hits, hit.start - 60, hit.end + 60)) {
     if (p.cls !== 'promo') continue;
+    if (p.start >= hit.end && labelsOwnValue(seg.fold, p)) continue;
     const [from, to] = p.end <= hit.start ? [p.end, hit.start] : [hit.end, p.start];
     if (to >= from && boundaryFactor(seg.text, from, to) >= 0.8) return true;
   }
@@ -246,6 +247,8 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           penalize('dates', { weight: -2.5, reason: `date: the year after ${label} and a day` });
         break;
       case 'promo': {
+        // "…265 903\n邀请码 ABC123XY": a promo label after the number names its own value.
+        if (!left && labelsOwnValue(seg.fold, h)) break;
         const sameSentence = boundaryFactor(seg.text, from, to) >= 0.8;
         const w = adjacent ? -3 : sameSentence ? -2 * decay(to - from) : 0;
         if (w < -0.05) penalize('promo', { weight: w, reason: `marketing word ${label} ${where}` });
@@ -264,6 +267,16 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
  */
 function labelsNext(fold: string, hit: Hit): boolean {
   return /^[\s:#№]{0,3}[\d$€£¥₹₽]/.test(fold.slice(hit.end, hit.end + 5));
+}
+
+/**
+ * A label followed at once by a value of its own, a token with a digit in it ("邀请码 ABC123XY",
+ * "promo code: SAVE10"): the label names that value, not a number or label before it.
+ */
+function labelsOwnValue(fold: string, hit: Hit): boolean {
+  return /^[\s:：#№]{0,3}(?=[a-z-]*\d)[a-z0-9][a-z0-9-]{3,}/.test(
+    fold.slice(hit.end, hit.end + 24),
+  );
 }
 
 /**

@@ -37,6 +37,9 @@ export const de: LanguageTable = {
     'tippen sie',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'magischer link',
+    'magischen link',
     'anmelden',
     'anmeldung',
     // Compounds: Anmeldelink, Anmeldeseite, Bestätigungslink, Verifizierungslink, Einloggen-Link.

@@ -34,6 +34,8 @@ export const es: LanguageTable = {
     'teclea',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'enlace mágico',
     'iniciar sesión',
     'inicia sesión',
     'inicio de sesión',

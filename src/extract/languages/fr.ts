@@ -30,6 +30,8 @@ export const fr: LanguageTable = {
     'renseignez',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'lien magique',
     'connexion',
     'connecter',
     'connectez-vous',

@@ -30,6 +30,9 @@ export const it: LanguageTable = {
     'attivare',
     'attiva',
     'entra',
+    'entrare',
+    // A "magic link" is a sign-in link by name.
+    'link magico',
   ],
   click: [
     'apri',
