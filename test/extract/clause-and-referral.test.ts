@@ -186,3 +186,27 @@ describe('labels that name their own value (taught after heldout10)', () => {
     expect(extractFromSms({ text }).otp_code).toBeNull();
   });
 });
+
+describe('a code line ends its statement (taught after heldout10)', () => {
+  test.each([
+    ['en', 'Your login code: 418 562\nInvite friends and earn 500 points!', '418562'],
+    ['zh', '登录验证码：418 562\n邀请好友可得积分。', '418562'],
+    [
+      'de',
+      'Ihr Anmeldecode: 772 019\nJetzt 10 % Rabatt auf Ihre nächste Bestellung sichern!',
+      '772019',
+    ],
+    ['es', 'Código de acceso: 5521 90\n¡Invita a tus amigos y gana 5 €!', '552190'],
+  ])('marketing on the next line does not reach back over "label: code" (%s)', (_l, text, code) => {
+    expect(extractFromEmail({ subject: 'Hello', text }).otp_code).toBe(code);
+  });
+
+  test.each([
+    ['a sentence wrapped over two lines', 'Use code 551204\nfor 20% off your next order'],
+    ['a bare "your code" line', 'Your code: 48213\nShow it at checkout for a free drink.'],
+    ['a promo label on the code line', 'Promo code: 551204\nValid for 20% off until Sunday.'],
+  ])('%s stays marketing', (_name, text) => {
+    expect(extractFromEmail({ subject: 'Hello', text }).otp_code).toBeNull();
+    expect(extractFromSms({ text }).otp_code).toBeNull();
+  });
+});
