@@ -38,6 +38,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout8', commit: '95f5c98' },
   { split: 'heldout9', commit: 'c7d9db9' },
   { split: 'heldout10', commit: '32e420a' },
+  { split: 'heldout11', commit: '9f87a25' },
 ];
 
 interface Extractor {

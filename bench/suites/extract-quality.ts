@@ -35,6 +35,7 @@ const SPLITS: readonly Split[] = [
   'heldout8',
   'heldout9',
   'heldout10',
+  'heldout11',
 ];
 
 interface SplitReport {

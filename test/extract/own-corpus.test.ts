@@ -21,6 +21,7 @@ const heldout7 = loadSplit('heldout7');
 const heldout8 = loadSplit('heldout8');
 const heldout9 = loadSplit('heldout9');
 const heldout10 = loadSplit('heldout10');
+const heldout11 = loadSplit('heldout11');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -36,6 +37,7 @@ describe('project corpus', () => {
       ...heldout8,
       ...heldout9,
       ...heldout10,
+      ...heldout11,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -94,6 +96,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout8)).toBe(HELDOUT8_SHA256);
     expect(sha(SPLITS.heldout9)).toBe(HELDOUT9_SHA256);
     expect(sha(SPLITS.heldout10)).toBe(HELDOUT10_SHA256);
+    expect(sha(SPLITS.heldout11)).toBe(HELDOUT11_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -171,6 +174,12 @@ describe('project corpus', () => {
     }
   });
 
+  test('the eleventh held-out set (blind 78/82, 1 invented) keeps its size and negatives', () => {
+    const s = summarize(evaluate(heldout11));
+    expect(s.records).toBeGreaterThanOrEqual(80);
+    expect(s.negatives).toBeGreaterThanOrEqual(40);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -200,3 +209,5 @@ const HELDOUT8_SHA256 = 'ef72cdd8c854752ce66b371ee99b2bab7ed0756d9b18b6a7277ddf4
 const HELDOUT9_SHA256 = 'eb9e2c5b44958a35c91ea2c0363de234771582605da5a84dfc3b68c4c5b4a347';
 /** sha256 of corpus/latchkey-heldout-10.jsonl as committed in 32e420a, before it was evaluated. */
 const HELDOUT10_SHA256 = '246c3ca248bcbe2bdc3e3e096b69180240d2386f942323caf0d693b90e553077';
+/** sha256 of corpus/latchkey-heldout-11.jsonl as committed in 9f87a25, before it was evaluated. */
+const HELDOUT11_SHA256 = '8e3124aada167c852e489afe79fe802e13aebd862b0fc693d6a7917e92716399';
