@@ -79,6 +79,8 @@ export const it: LanguageTable = {
     'gratis',
   ],
   reference: [
+    'codice pnr',
+    'codice prenotazione',
     'codice di prenotazione',
     'codice di ritiro',
     'utente',
