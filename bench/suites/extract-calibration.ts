@@ -39,6 +39,7 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout9', commit: 'c7d9db9' },
   { split: 'heldout10', commit: '32e420a' },
   { split: 'heldout11', commit: '9f87a25' },
+  { split: 'heldout12', commit: '3a9d3ca' },
 ];
 
 interface Extractor {

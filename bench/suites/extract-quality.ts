@@ -36,6 +36,7 @@ const SPLITS: readonly Split[] = [
   'heldout9',
   'heldout10',
   'heldout11',
+  'heldout12',
 ];
 
 interface SplitReport {

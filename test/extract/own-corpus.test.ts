@@ -22,6 +22,7 @@ const heldout8 = loadSplit('heldout8');
 const heldout9 = loadSplit('heldout9');
 const heldout10 = loadSplit('heldout10');
 const heldout11 = loadSplit('heldout11');
+const heldout12 = loadSplit('heldout12');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -38,6 +39,7 @@ describe('project corpus', () => {
       ...heldout9,
       ...heldout10,
       ...heldout11,
+      ...heldout12,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -97,6 +99,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout9)).toBe(HELDOUT9_SHA256);
     expect(sha(SPLITS.heldout10)).toBe(HELDOUT10_SHA256);
     expect(sha(SPLITS.heldout11)).toBe(HELDOUT11_SHA256);
+    expect(sha(SPLITS.heldout12)).toBe(HELDOUT12_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -182,6 +185,13 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  test('the twelfth held-out set (blind 59/62) keeps its size and negatives, and invents no code', () => {
+    const s = summarize(evaluate(heldout12));
+    expect(s.records).toBeGreaterThanOrEqual(60);
+    expect(s.negatives).toBeGreaterThanOrEqual(30);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -213,3 +223,5 @@ const HELDOUT9_SHA256 = 'eb9e2c5b44958a35c91ea2c0363de234771582605da5a84dfc3b68c
 const HELDOUT10_SHA256 = '246c3ca248bcbe2bdc3e3e096b69180240d2386f942323caf0d693b90e553077';
 /** sha256 of corpus/latchkey-heldout-11.jsonl as committed in 9f87a25, before it was evaluated. */
 const HELDOUT11_SHA256 = '8e3124aada167c852e489afe79fe802e13aebd862b0fc693d6a7917e92716399';
+/** sha256 of corpus/latchkey-heldout-12.jsonl as committed in 3a9d3ca, before it was evaluated. */
+const HELDOUT12_SHA256 = 'bd333396adddafbb20bd6469e3eae45d7c139b585b905ce73adb0203c6a10b72';
