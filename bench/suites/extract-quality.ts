@@ -319,6 +319,27 @@ const BLIND_MISSES = [
     what: 'no code: the table header "Código de acesso" above the code too far for proximity',
     confidence: 0.512,
   },
+  {
+    set: 'heldout12',
+    id: 'sms-9726',
+    family: 'distractor',
+    what: 'no code: "300,00 zł: 661 022", the currency closing the amount read as the code\'s money label',
+    confidence: 0.7,
+  },
+  {
+    set: 'heldout12',
+    id: 'sms-9749',
+    family: 'sms-link',
+    what: 'no link: "E-Mail bestätigen? Hier entlang: <link>", the question mark keeps the sign-in word from the link',
+    confidence: 0.7,
+  },
+  {
+    set: 'heldout12',
+    id: 'sms-9750',
+    family: 'sms-link',
+    what: 'no link: French "identifiez-vous" (sign in) not known as a sign-in word',
+    confidence: 0.7,
+  },
 ] as const;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -333,7 +354,7 @@ function markdown(date: string, reports: readonly SplitReport[], all: Bucket[]):
     '',
     `${date}. "Exact" means both the code and the link equal the record's expectation. "Invented" counts records without a code for which a code was given.`,
     '',
-    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. `heldout5` (commit 1b41877, 76 records, written after heldout4's misses were fixed): blind 74/76 (97.4%), 1 invented code. `heldout6` (commit 0a1cb9f, 64 records, written after heldout5's): blind 62/64 (96.9%), 0 invented codes. `heldout7` (commit 8134368, 60 records, written after heldout6's): blind 56/60 (93.3%), 1 invented code, every miss at confidence ≤ 0.7. `heldout8` (commit 95f5c98, 52 records, written after heldout7's): blind 51/52 (98.1%), 1 invented code. `heldout9` (commit c7d9db9, 47 records, written after heldout8's): blind 47/47 (100%), 0 invented codes, no miss to read. `heldout10` (commit 32e420a, 206 records written from scratch after heldout9, 96 without a code): blind 195/206 (94.7%), 0 invented codes; every miss a link or code turned down or a booking code taken for the code, at confidence ≤ 0.7. `heldout11` (commit 9f87a25, 82 records written after heldout10's fixes, 41 without a code): blind 78/82 (95.1%), 1 invented code (a postal code after \"Cod. postal\"). Across the seven blind looks of sets 4–10 (628 records): 604 exact (96.2%), 4 invented codes; with set 11, eight looks, 710 records: 682 exact (96.1%), 5 invented codes. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
+    "Splits: `dev` is the shared corpus (`shared/corpus/otp-dev.jsonl`); `tune` (`corpus/latchkey-tune.jsonl`) is the project's own corpus the extractor was tuned on. Each held-out set was written and committed before the changes it judges and evaluated blind once; its misses were then read and fixed in general terms, after which its figure is no longer blind. `heldout` (commit dc59ac8): blind 54/55 (98.2%), 0 invented codes. `heldout2` (commit 1d91698): blind 28/31 (90.3%), 2 invented codes. `heldout3` (commits ef8fb70, 9bcdfe9): blind 25/25 (100%), 0 invented codes. `heldout4` (commit d6fbec4, 123 records): blind 119/123 (96.7%), 1 invented code. `heldout5` (commit 1b41877, 76 records, written after heldout4's misses were fixed): blind 74/76 (97.4%), 1 invented code. `heldout6` (commit 0a1cb9f, 64 records, written after heldout5's): blind 62/64 (96.9%), 0 invented codes. `heldout7` (commit 8134368, 60 records, written after heldout6's): blind 56/60 (93.3%), 1 invented code, every miss at confidence ≤ 0.7. `heldout8` (commit 95f5c98, 52 records, written after heldout7's): blind 51/52 (98.1%), 1 invented code. `heldout9` (commit c7d9db9, 47 records, written after heldout8's): blind 47/47 (100%), 0 invented codes, no miss to read. `heldout10` (commit 32e420a, 206 records written from scratch after heldout9, 96 without a code): blind 195/206 (94.7%), 0 invented codes; every miss a link or code turned down or a booking code taken for the code, at confidence ≤ 0.7. `heldout11` (commit 9f87a25, 82 records written after heldout10's fixes, 41 without a code): blind 78/82 (95.1%), 1 invented code (a postal code after \"Cod. postal\"). Across the seven blind looks of sets 4–10 (628 records): 604 exact (96.2%), 4 invented codes; with set 11, eight looks, 710 records: 682 exact (96.1%), 5 invented codes. `heldout12` (commit 3a9d3ca, 62 records written after heldout11's fixes, 33 without a code): blind 59/62 (95.2%), 0 invented codes; after reading its misses 61/62 (one SMS link after a question still turned down). Sets 4–12, nine blind looks, 772 records: 741 exact (96.0%), 5 invented codes. The blind runs are kept in `extract-quality-heldout*-first-look.md`.",
     '',
     '| split | records | exact | exact rate | negatives | invented codes |',
     '|---|---:|---:|---:|---:|---:|',

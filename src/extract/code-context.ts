@@ -280,7 +280,11 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
       case 'money':
         // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
         // "Balance: 12"); "euro è 338201" and "330912 per pagamento" are not amounts.
-        if (adjacent && isAdjacent(seg.fold, from, to, 0) && (left || !labelsNext(seg.fold, h)))
+        if (
+          adjacent &&
+          isAdjacent(seg.fold, from, to, 0) &&
+          (left ? !closesAmount(seg.fold, h) : !labelsNext(seg.fold, h))
+        )
           penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':
@@ -316,6 +320,14 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
  */
 function labelsNext(fold: string, hit: Hit): boolean {
   return /^[\s:#№]{0,3}[\d$€£¥₹₽]/.test(fold.slice(hit.end, hit.end + 5));
+}
+
+/**
+ * A currency written after an amount ("300,00 zł: 661 022", "50 € — 4471") closes that amount;
+ * it does not label the number after it.
+ */
+function closesAmount(fold: string, hit: Hit): boolean {
+  return /\d[\s\u00a0]?$/.test(fold.slice(Math.max(0, hit.start - 2), hit.start));
 }
 
 /**

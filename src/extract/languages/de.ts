@@ -67,6 +67,8 @@ export const de: LanguageTable = {
     'identität',
   ],
   click: [
+    // "Hier entlang: https://…" (this way): points at the link.
+    'hier entlang',
     'öffne',
     'öffnen sie',
     'öffnen',

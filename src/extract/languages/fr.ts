@@ -37,6 +37,9 @@ export const fr: LanguageTable = {
     'connectez-vous',
     'se connecter',
     'identifier',
+    // "identifiez-vous via …": sign in.
+    'identifiez-vous',
+    "s'identifier",
     'identification',
     'vérifier',
     'vérifiez',
