@@ -27,7 +27,7 @@ export interface CorpusRecord {
  * `heldout` (blind 54/55), then `heldout2` (blind 28/31), then `heldout3` (blind 25/25), then
  * `heldout4` (blind 119/123), then `heldout5` (blind 74/76), then `heldout6` (blind 62/64),
  * then `heldout7` (blind 56/60), then `heldout8` (blind 51/52),
- * then `heldout9`.
+ * then `heldout9` (blind 47/47), then `heldout10` (blind 195/206), then `heldout11` (blind 78/82), then `heldout12`.
  */
 export const SPLITS = {
   dev:
@@ -43,6 +43,9 @@ export const SPLITS = {
   heldout7: fileURLToPath(new URL('../../corpus/latchkey-heldout-7.jsonl', import.meta.url)),
   heldout8: fileURLToPath(new URL('../../corpus/latchkey-heldout-8.jsonl', import.meta.url)),
   heldout9: fileURLToPath(new URL('../../corpus/latchkey-heldout-9.jsonl', import.meta.url)),
+  heldout10: fileURLToPath(new URL('../../corpus/latchkey-heldout-10.jsonl', import.meta.url)),
+  heldout11: fileURLToPath(new URL('../../corpus/latchkey-heldout-11.jsonl', import.meta.url)),
+  heldout12: fileURLToPath(new URL('../../corpus/latchkey-heldout-12.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

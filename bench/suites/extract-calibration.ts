@@ -37,6 +37,9 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout7', commit: '8134368' },
   { split: 'heldout8', commit: '95f5c98' },
   { split: 'heldout9', commit: 'c7d9db9' },
+  { split: 'heldout10', commit: '32e420a' },
+  { split: 'heldout11', commit: '9f87a25' },
+  { split: 'heldout12', commit: '3a9d3ca' },
 ];
 
 interface Extractor {

@@ -20,7 +20,7 @@
  * Invariant: only the strongest hit per positive class counts, so repeating "code" adds nothing.
  */
 import type { CodeCandidate, Evidence } from './evidence.ts';
-import type { Hit } from './lexicon.ts';
+import { findKeywords, type Hit, isPurposeCodeLabel } from './lexicon.ts';
 import { hitsBetween, type Segment } from './segment.ts';
 
 const LEFT_WINDOW = 120;
@@ -76,6 +76,53 @@ export function boundaryFactor(text: string, from: number, to: number): number {
 }
 
 /**
+ * Between `from` and `to` a line ends that is a complete statement of a one-time code: a label
+ * that names a sign-in purpose ("login code", "验证码", "Anmeldecode") or a sign-in word, a colon,
+ * then only a value running to the line end ("Your login code: 418 562"). The next line is a new
+ * statement, so its marketing ("Invite friends and earn points!") does not reach back over it. A
+ * bare "code" says nothing of purpose ("Your code: 48213\nShow it for a free drink" stays promo),
+ * and a line without a colon may be one sentence wrapped ("Use code 551204\nfor 20% off").
+ */
+function purposeLineEndsBetween(seg: Segment, from: number, to: number): boolean {
+  const text = seg.text;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) {
+    const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+    if (i - lineStart > 120) continue;
+    const m = /[:：]\s*([A-Za-z0-9][A-Za-z0-9 -]{2,20})\s*$/.exec(text.slice(lineStart, i));
+    if (m === null || !/\d/.test(m[1]!)) continue;
+    const colon = lineStart + m.index;
+    for (const h of hitsBetween(seg.hits, lineStart, colon + 1)) {
+      if (h.start < lineStart || h.end > colon + 1) continue;
+      if (h.cls === 'auth' || (h.cls === 'code' && namesItsPurpose(h.text))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A code label that says what the code is for by one of its own words ("login code", "código de
+ * acceso") or as one compound ("Anmeldecode", "验证码"); "your code" does not.
+ */
+function namesItsPurpose(label: string): boolean {
+  let known = purposeLabels.get(label);
+  if (known === undefined) {
+    const words = label.split(' ');
+    known =
+      isPurposeCodeLabel(label) &&
+      (words.length === 1 ||
+        words.some((w) =>
+          findKeywords(w).some(
+            (k) => k.cls === 'auth' || (k.cls === 'code' && isPurposeCodeLabel(k.text)),
+          ),
+        ));
+    // Labels come from the tables, so the cache is bounded by their size.
+    purposeLabels.set(label, known);
+  }
+  return known;
+}
+const purposeLabels = new Map<string, boolean>();
+
+/**
  * Nothing but punctuation, or one short connecting word ("no", "of", "de", "بـ", one CJK
  * particle), stands between a label and the number it labels. Another number in between means
  * the label belongs to that one.
@@ -102,6 +149,8 @@ function isWarned(seg: Segment, hit: Hit): boolean {
 function inMarketingSentence(seg: Segment, hit: Hit): boolean {
   for (const p of hitsBetween(seg.hits, hit.start - 60, hit.end + 60)) {
     if (p.cls !== 'promo') continue;
+    if (p.start >= hit.end && labelsOwnValue(seg.fold, p)) continue;
+    if (p.start >= hit.end && purposeLineEndsBetween(seg, hit.end, p.start)) continue;
     const [from, to] = p.end <= hit.start ? [p.end, hit.start] : [hit.end, p.start];
     if (to >= from && boundaryFactor(seg.text, from, to) >= 0.8) return true;
   }
@@ -231,7 +280,11 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
       case 'money':
         // A currency or money word names an amount only when it touches it ("EUR 50", "50 €",
         // "Balance: 12"); "euro è 338201" and "330912 per pagamento" are not amounts.
-        if (adjacent && isAdjacent(seg.fold, from, to, 0) && (left || !labelsNext(seg.fold, h)))
+        if (
+          adjacent &&
+          isAdjacent(seg.fold, from, to, 0) &&
+          (left ? !closesAmount(seg.fold, h) : !labelsNext(seg.fold, h))
+        )
           penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
         break;
       case 'units':
@@ -246,6 +299,9 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           penalize('dates', { weight: -2.5, reason: `date: the year after ${label} and a day` });
         break;
       case 'promo': {
+        // "…265 903\n邀请码 ABC123XY": a promo label after the number names its own value.
+        if (!left && labelsOwnValue(seg.fold, h)) break;
+        if (!left && purposeLineEndsBetween(seg, from, to)) break;
         const sameSentence = boundaryFactor(seg.text, from, to) >= 0.8;
         const w = adjacent ? -3 : sameSentence ? -2 * decay(to - from) : 0;
         if (w < -0.05) penalize('promo', { weight: w, reason: `marketing word ${label} ${where}` });
@@ -264,6 +320,24 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
  */
 function labelsNext(fold: string, hit: Hit): boolean {
   return /^[\s:#№]{0,3}[\d$€£¥₹₽]/.test(fold.slice(hit.end, hit.end + 5));
+}
+
+/**
+ * A currency written after an amount ("300,00 zł: 661 022", "50 € — 4471") closes that amount;
+ * it does not label the number after it.
+ */
+function closesAmount(fold: string, hit: Hit): boolean {
+  return /\d[\s\u00a0]?$/.test(fold.slice(Math.max(0, hit.start - 2), hit.start));
+}
+
+/**
+ * A label followed at once by a value of its own, a token with a digit in it ("邀请码 ABC123XY",
+ * "promo code: SAVE10"): the label names that value, not a number or label before it.
+ */
+function labelsOwnValue(fold: string, hit: Hit): boolean {
+  return /^[\s:：#№]{0,3}(?=[a-z-]*\d)[a-z0-9][a-z0-9-]{3,}/.test(
+    fold.slice(hit.end, hit.end + 24),
+  );
 }
 
 /**

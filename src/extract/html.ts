@@ -83,6 +83,23 @@ const BLOCK = new Set([
   'html',
 ]);
 
+/**
+ * A table being read: a row of header cells only (`<th>`) names the columns of the rows below it,
+ * so each data cell under a header is read as "header: value" ("Código de acesso | Validade" over
+ * "661 028 | 5 minutos" reads "Código de acesso: 661 028", "Validade: 5 minutos"), the way a
+ * screen reader announces it. Bounded: at most MAX_COLUMNS headers of MAX_HEADER characters.
+ */
+interface TableState {
+  headers: string[] | null;
+  row: string[];
+  rowHasData: boolean;
+  col: number;
+  header: string | null;
+}
+const MAX_COLUMNS = 16;
+const MAX_HEADER = 80;
+const MAX_TABLES = 64;
+
 interface OpenElement {
   readonly name: string;
   readonly buttonStyle: boolean;
@@ -151,6 +168,9 @@ export function readHtml(html: string): HtmlView {
   const stack: OpenElement[] = [];
   let skipDepth = 0;
   let tooDeep = false;
+  const tables: TableState[] = [];
+  // Tables nested past MAX_TABLES are not tracked; their closes must not pop a tracked one.
+  let untracked = 0;
   let current: {
     href: string;
     start: number;
@@ -194,6 +214,23 @@ export function readHtml(html: string): HtmlView {
         }
         if (skipDepth > 0) return;
         if (BLOCK.has(name)) out.newline();
+        const table = tables.at(-1);
+        if (name === 'table') {
+          if (tables.length < MAX_TABLES) {
+            tables.push({ headers: null, row: [], rowHasData: false, col: 0, header: null });
+          } else untracked += 1;
+        } else if (table !== undefined && name === 'tr') {
+          table.row = [];
+          table.rowHasData = false;
+          table.col = 0;
+        } else if (table !== undefined && name === 'th') {
+          table.header = '';
+        } else if (table !== undefined && name === 'td') {
+          table.rowHasData = true;
+          const header = table.headers?.[table.col];
+          if (header !== undefined && header !== '') out.append(`${header}: `);
+          table.col += 1;
+        }
         if (name === 'a') {
           closeAnchor();
           const href = (attribs.href ?? '').replace(/\s+/g, '');
@@ -217,7 +254,10 @@ export function readHtml(html: string): HtmlView {
         }
       },
       ontext(text) {
-        if (skipDepth === 0) out.append(text);
+        if (skipDepth !== 0) return;
+        out.append(text);
+        const table = tables.at(-1);
+        if (table?.header != null && table.header.length < MAX_HEADER) table.header += text;
       },
       onclosetag(name) {
         // Pop to the matching element; htmlparser2 reports implied closes in order.
@@ -233,6 +273,19 @@ export function readHtml(html: string): HtmlView {
         }
         if (skipDepth > 0) return;
         if (name === 'a') closeAnchor();
+        const table = tables.at(-1);
+        if (table !== undefined && name === 'th' && table.header !== null) {
+          if (table.row.length < MAX_COLUMNS) {
+            table.row.push(table.header.replace(/\s+/g, ' ').trim().slice(0, MAX_HEADER));
+          }
+          table.header = null;
+          table.col += 1;
+        } else if (table !== undefined && name === 'tr') {
+          if (!table.rowHasData && table.row.length > 0) table.headers = table.row;
+        } else if (name === 'table') {
+          if (untracked > 0) untracked -= 1;
+          else tables.pop();
+        }
         if (BLOCK.has(name)) out.newline();
       },
     },

@@ -6,8 +6,8 @@
  * whitespace is removed), `( https://… )`, `[https://…]` and quoted. Trailing sentence punctuation
  * and unbalanced closing brackets are not part of the URL. Only absolute http(s) URLs count.
  * A URL glued to text in a script written without spaces ends at the punctuation before that
- * text: normalisation turned the full-width `，` `；` of `…/Zq8N2k，10分钟内有效` into ASCII, and
- * `,10` is the start of the next clause, not part of the link.
+ * text: normalisation turned the full-width `，` `；` `（` of `…/Zq8N2k，10分钟内有效` into ASCII, and
+ * `,10` (or `(24` of `（24時間有効）`) is the start of the next clause, not part of the link.
  * Each result carries the span it occupies in the text, so callers can mask it from code search
  * and read the words around it.
  */
@@ -63,8 +63,11 @@ function trimTrailing(url: string): string {
   return url.slice(0, end);
 }
 
-/** `,10` `;30` `!Ok` at the end of a URL run that stopped against a non-ASCII letter. */
-const GLUED_CLAUSE = /[,;!][A-Za-z0-9]{1,6}$/;
+/**
+ * `,10` `;30` `!Ok` `(24` at the end of a URL run that stopped against a non-ASCII letter: the
+ * full-width `，` `；` `！` `（` of the next clause, made ASCII by normalisation.
+ */
+const GLUED_CLAUSE = /[,;!(][A-Za-z0-9]{1,6}$/;
 
 function cutGluedClause(run: string, next: number): string {
   if (Number.isNaN(next) || next < 0x80) return run;

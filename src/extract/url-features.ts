@@ -193,6 +193,18 @@ export function isShortToken(s: string): boolean {
   return /^[A-Za-z0-9]{5,12}$/.test(s) && /\d/.test(s) && /[A-Za-z]/.test(s);
 }
 
+/** Upper case, lower case and digits all in one short id (`Zx9q`, `Lp83Qz`): generated, not a word. */
+function isBase62Id(s: string, min: number): boolean {
+  return (
+    s.length >= min &&
+    s.length <= 12 &&
+    /^[A-Za-z0-9]+$/.test(s) &&
+    /\d/.test(s) &&
+    /[a-z]/.test(s) &&
+    /[A-Z]/.test(s)
+  );
+}
+
 export function urlFacts(raw: string): UrlFacts {
   let url: URL;
   try {
@@ -261,6 +273,21 @@ export function urlFacts(raw: string): UrlFacts {
     token = true;
     evidence.push({ weight: 0.6, reason: 'short-link token in the path' });
   }
+  // The shortest short links (`spr.example/Zx9q`): four characters, but mixed case and digits.
+  if (!token && last !== undefined && segments.length === 1 && isBase62Id(last, 4)) {
+    token = true;
+    evidence.push({ weight: 0.6, reason: 'short-link token in the path' });
+  }
+  // A short opaque value under a token key (`?t=Lp83Qz`), or under a one-letter key when it is
+  // mixed case with digits (`?c=R7tY2w`): the same weak evidence as a short-link token.
+  keys.forEach((k, i) => {
+    const v = values[i]!;
+    if (token || tracker) return;
+    if ((TOKEN_KEYS.has(k) && isShortToken(v)) || (k.length === 1 && isBase62Id(v, 5))) {
+      token = true;
+      evidence.push({ weight: 0.6, reason: `short token parameter ('${k}')` });
+    }
+  });
   if (!token && !tracker && values.some(isRandomToken)) {
     token = true;
     evidence.push({ weight: 0.5, reason: 'random value in the query' });

@@ -146,3 +146,67 @@ describe('confidence of a code whose purpose is never stated', () => {
     expect(v.confidence).toBeGreaterThan(0.85);
   });
 });
+
+describe('labels that name their own value (taught after heldout10)', () => {
+  test.each([
+    [
+      'en',
+      'Your login code: 604 913\nInvite code QZ81KD4 has been added to your profile.',
+      '604913',
+    ],
+    ['zh', '您的验证码：604 913\n邀请码 QZ81KD4 已绑定。', '604913'],
+  ])(
+    'a referral label after the code names the token after it, not the code (%s)',
+    (_l, text, code) => {
+      expect(extractFromEmail({ subject: 'Code', text }).otp_code).toBe(code);
+    },
+  );
+
+  test.each([
+    ['ko', '[캠핑장] 예약코드 R2K8PX / 인증번호 6619', '6619'],
+    ['ja', '【宿】予約コード PX73QK の確認コードは 4410 です。', '4410'],
+  ])(
+    'a booking code is a reference, so the verification number is the code (%s)',
+    (_l, text, code) => {
+      expect(extractFromSms({ text }).otp_code).toBe(code);
+    },
+  );
+
+  test('a booking code alone is no one-time code', () => {
+    expect(extractFromSms({ text: '[캠핑장] 예약 완료. 예약코드 R2K8PX' }).otp_code).toBeNull();
+  });
+
+  test('a sign-up ("cadastro") code in a message that also offers a discount is still the code', () => {
+    const text = 'Studio Yoga: código do seu cadastro: 771 240. Primeira aula com 20% de desconto.';
+    expect(extractFromSms({ text }).otp_code).toBe('771240');
+  });
+
+  test('a sign-up offer with a coupon gives no code', () => {
+    const text = 'Studio Yoga: faça seu cadastro e ganhe 20% de desconto com o cupom YOGA20!';
+    expect(extractFromSms({ text }).otp_code).toBeNull();
+  });
+});
+
+describe('a code line ends its statement (taught after heldout10)', () => {
+  test.each([
+    ['en', 'Your login code: 418 562\nInvite friends and earn 500 points!', '418562'],
+    ['zh', '登录验证码：418 562\n邀请好友可得积分。', '418562'],
+    [
+      'de',
+      'Ihr Anmeldecode: 772 019\nJetzt 10 % Rabatt auf Ihre nächste Bestellung sichern!',
+      '772019',
+    ],
+    ['es', 'Código de acceso: 5521 90\n¡Invita a tus amigos y gana 5 €!', '552190'],
+  ])('marketing on the next line does not reach back over "label: code" (%s)', (_l, text, code) => {
+    expect(extractFromEmail({ subject: 'Hello', text }).otp_code).toBe(code);
+  });
+
+  test.each([
+    ['a sentence wrapped over two lines', 'Use code 551204\nfor 20% off your next order'],
+    ['a bare "your code" line', 'Your code: 48213\nShow it at checkout for a free drink.'],
+    ['a promo label on the code line', 'Promo code: 551204\nValid for 20% off until Sunday.'],
+  ])('%s stays marketing', (_name, text) => {
+    expect(extractFromEmail({ subject: 'Hello', text }).otp_code).toBeNull();
+    expect(extractFromSms({ text }).otp_code).toBeNull();
+  });
+});

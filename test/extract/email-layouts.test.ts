@@ -110,3 +110,33 @@ describe('email layouts', () => {
     });
   });
 });
+
+describe('table headers name the column below them (taught after heldout11)', () => {
+  test('a code under a "code" header, beside an expiry column, is the code', () => {
+    const html =
+      '<table><tr><th>Código de verificação</th><th>Expira em</th></tr>' +
+      '<tr><td><b>330 718</b></td><td>10 minutos</td></tr></table><p>Agência 2210 · Conta 4410-7</p>';
+    expect(extractFromEmail({ subject: 'Código', html }).otp_code).toBe('330718');
+  });
+
+  test('a number under an "order" header is no code', () => {
+    const html =
+      '<table><tr><th>Order</th><th>Total</th></tr><tr><td>660214</td><td>$18.00</td></tr></table>';
+    expect(extractFromEmail({ subject: 'Your receipt', html }).otp_code).toBeNull();
+  });
+
+  test('tables nested past the tracked depth still read their text', () => {
+    const html = `${'<table><tr><td>'.repeat(80)}Your verification code: 418 220${'</td></tr></table>'.repeat(80)}`;
+    expect(extractFromEmail({ subject: 'Code', html }).otp_code).toBe('418220');
+  });
+});
+
+describe('URLs glued to CJK text (taught after heldout11)', () => {
+  test('a full-width parenthesis after the URL starts the next clause', () => {
+    const v = extractFromEmail({
+      subject: 'ログイン',
+      text: 'ログインはこちら https://acme.example/l/Tz58Qw（15分間有効）',
+    });
+    expect(v.magic_link).toBe('https://acme.example/l/Tz58Qw');
+  });
+});

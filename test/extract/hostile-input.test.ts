@@ -56,3 +56,22 @@ describe('deeply nested HTML', () => {
     expect(readHtml(`<p>Your code is 551177</p>${html}`).text).toContain('551177');
   });
 });
+
+describe('table headers (the header text repeated before each data cell)', () => {
+  test('long headers over many data cells stay within the text cap, each header cut to 80 characters', () => {
+    const header = `<tr>${`<th>${'H'.repeat(500)}</th>`.repeat(40)}</tr>`;
+    const rows = `<tr>${'<td>7</td>'.repeat(40)}</tr>`.repeat(2_000);
+    const view = readHtml(`<table>${header}${rows}</table>`);
+    expect(view.text.length).toBeLessThanOrEqual(200_000);
+    expect(view.text).toContain(`${'H'.repeat(80)}: 7`);
+    expect(view.text).not.toContain(`${'H'.repeat(81)}: 7`);
+  });
+
+  test('only the first 16 columns get their header', () => {
+    const header = `<tr>${Array.from({ length: 20 }, (_, i) => `<th>c${i}</th>`).join('')}</tr>`;
+    const row = `<tr>${Array.from({ length: 20 }, (_, i) => `<td>v${i}</td>`).join('')}</tr>`;
+    const text = readHtml(`<table>${header}${row}</table>`).text;
+    expect(text).toContain('c15: v15');
+    expect(text).not.toContain('c16: v16');
+  });
+});

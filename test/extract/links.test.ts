@@ -186,3 +186,42 @@ describe('passkeys and security keys', () => {
     expect(extractFromSms({ text: 'Acme: your code is 551902' }).webauthn_required).toBe(false);
   });
 });
+
+describe('short one-time tokens (taught after heldout10)', () => {
+  test.each([
+    ['a short mixed-case value under a token key', 'https://acme.example/welcome?t=Gh52Rk'],
+    ['a short mixed-case value under a one-letter key', 'https://acme.example/welcome?c=Gh52Rk'],
+    ['a four-character mixed-case short link', 'https://acme.example/Gh5r'],
+  ])('%s counts as a one-time token', (_name, url) => {
+    const v = extractFromSms({ text: `Acme: tap ${url} to sign in. Valid 10 min.` });
+    expect(v.magic_link).toBe(url);
+  });
+
+  test.each([
+    [
+      'a campaign value in lower case under a one-letter key',
+      'https://acme.example/welcome?c=nov26',
+    ],
+    ['a four-letter word as the path', 'https://acme.example/Home'],
+    ['four lower-case characters as the path', 'https://acme.example/ab12'],
+  ])('%s is no token, so the link signs nobody in', (_name, url) => {
+    const v = extractFromSms({ text: `Acme: tap ${url} to sign in. Valid 10 min.` });
+    expect(v.magic_link).toBeNull();
+  });
+
+  test('a marketing link with a mixed-case campaign value is still not a sign-in link', () => {
+    const v = extractFromSms({
+      text: 'Acme: Winter sale, 30% off everything! Shop now https://acme.example/sale?c=Wn26Xq',
+    });
+    expect(v.magic_link).toBeNull();
+    expect(v.otp_code).toBeNull();
+  });
+
+  test.each([
+    ['it', 'Acme: per entrare usa il link magico: https://acme.example/m/Rq72Lt.'],
+    ['fr', 'Acme : voici votre lien magique https://acme.example/m/Rq72Lt.'],
+    ['pt', 'Acme: seu link mágico chegou https://acme.example/m/Rq72Lt.'],
+  ])('a "magic link" is a sign-in link by name (%s)', (_lang, text) => {
+    expect(extractFromSms({ text }).magic_link).toBe('https://acme.example/m/Rq72Lt');
+  });
+});

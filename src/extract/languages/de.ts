@@ -37,6 +37,9 @@ export const de: LanguageTable = {
     'tippen sie',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'magischer link',
+    'magischen link',
     'anmelden',
     'anmeldung',
     // Compounds: Anmeldelink, Anmeldeseite, Bestätigungslink, Verifizierungslink, Einloggen-Link.
@@ -64,6 +67,8 @@ export const de: LanguageTable = {
     'identität',
   ],
   click: [
+    // "Hier entlang: https://…" (this way): points at the link.
+    'hier entlang',
     'öffne',
     'öffnen sie',
     'öffnen',

@@ -157,6 +157,8 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // A passenger name record: the booking, in every language ("codice PNR", "PNR kodu").
+    'pnr',
     'booking code',
     'reservation code',
     'booking reference',

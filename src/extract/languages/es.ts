@@ -34,6 +34,8 @@ export const es: LanguageTable = {
     'teclea',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'enlace mágico',
     'iniciar sesión',
     'inicia sesión',
     'inicio de sesión',
@@ -193,7 +195,20 @@ export const es: LanguageTable = {
     'sábado',
     'domingo',
   ],
-  address: ['calle', 'av', 'avenida', 'col', 'colonia', 'código postal', 'piso', 'depto'],
+  address: [
+    'calle',
+    'av',
+    'avenida',
+    'col',
+    'colonia',
+    'código postal',
+    // "Cod. postal 28013": the abbreviation, not a code label.
+    'cod. postal',
+    'cód. postal',
+    'cod postal',
+    'piso',
+    'depto',
+  ],
   avoid: [
     'darse de baja',
     'darte de baja',

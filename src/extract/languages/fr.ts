@@ -30,11 +30,16 @@ export const fr: LanguageTable = {
     'renseignez',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'lien magique',
     'connexion',
     'connecter',
     'connectez-vous',
     'se connecter',
     'identifier',
+    // "identifiez-vous via …": sign in.
+    'identifiez-vous',
+    "s'identifier",
     'identification',
     'vérifier',
     'vérifiez',

@@ -30,6 +30,9 @@ export const it: LanguageTable = {
     'attivare',
     'attiva',
     'entra',
+    'entrare',
+    // A "magic link" is a sign-in link by name.
+    'link magico',
   ],
   click: [
     'apri',
@@ -76,6 +79,8 @@ export const it: LanguageTable = {
     'gratis',
   ],
   reference: [
+    'codice pnr',
+    'codice prenotazione',
     'codice di prenotazione',
     'codice di ritiro',
     'utente',

@@ -40,6 +40,8 @@ export const ja: LanguageTable = {
     'プロモーション',
   ],
   reference: [
+    // A booking code names the booking, not a one-time code ("予約コード" holds "コード").
+    '予約コード',
     '伝票番号',
     '注文番号',
     'ご注文',

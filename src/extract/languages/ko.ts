@@ -38,6 +38,9 @@ export const ko: LanguageTable = {
     '혜택',
   ],
   reference: [
+    // A booking code names the booking, not a one-time code ("예약코드" holds "코드").
+    '예약코드',
+    '예약 코드',
     '주문번호',
     '주문',
     '운송장',

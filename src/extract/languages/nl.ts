@@ -18,6 +18,8 @@ export const nl: LanguageTable = {
   ],
   enter: ['voer', 'vul', 'invoeren', 'gebruik', 'typ', 'geef'],
   auth: [
+    // A "magic link" is a sign-in link by name.
+    'magische link',
     'inloggen',
     'log in',
     'aanmelden',

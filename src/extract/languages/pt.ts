@@ -26,6 +26,10 @@ export const pt: LanguageTable = {
     'insere',
   ],
   auth: [
+    // A "magic link" is a sign-in link by name; a "cadastro" (sign-up) is verified by a code.
+    'link mágico',
+    'cadastro',
+    'cadastrar',
     'entrar',
     'entre',
     'acessar',

@@ -63,7 +63,7 @@ export const ro: LanguageTable = {
     'noiembrie',
     'decembrie',
   ],
-  address: ['strada', 'str', 'bulevardul', 'bd'],
+  address: ['strada', 'str', 'bulevardul', 'bd', 'cod poștal', 'cod postal'],
   avoid: [
     'dezabonare',
     'confidențialitate',
