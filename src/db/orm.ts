@@ -13,6 +13,7 @@
 
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { entities } from '../entities/index.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
@@ -94,6 +95,9 @@ export function ormOptions(
       connectionTimeoutMillis: (embedded ? EMBEDDED_ACQUIRE_TIMEOUT : connectTimeout) * 1000,
       // TCP keepalive notices a server that vanished without closing idle pooled connections.
       keepAlive: true,
+      // The embedded database has one session behind every connection, so statements a retired
+      // connection prepared are still there; each new connection starts clean (db/prepared.ts).
+      ...(embedded ? { onPoolCreated: forgetPreparedOnConnect } : {}),
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -102,6 +106,14 @@ export function ormOptions(
     colors: false,
     ...(log ? { logger: log } : {}),
   };
+}
+
+/** Drops the named statements of earlier connections to the same embedded session. */
+function forgetPreparedOnConnect(pool: Pool) {
+  pool.on('connect', (client) => {
+    // Queued ahead of the client's first query; a failure surfaces on that query's connection.
+    client.query('deallocate all').catch(() => {});
+  });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
