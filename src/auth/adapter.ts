@@ -38,11 +38,13 @@ const FIND_ACCESS_TOKEN = prepared(
    join agent_registration r on r.id = p.account_id and r.status = 'claimed'
      and r.account_id = p.payload->'extra'->>'account'
    where p.id = ? and p.model = ? and p.expires_at > ?`,
+  { readOnly: true },
 );
 const FIND_PAYLOAD = prepared(
   'oidc_find_payload',
   `select payload, consumed_at from oidc_payload
    where id = ? and model = ? and (expires_at is null or expires_at > ?)`,
+  { readOnly: true },
 );
 
 export function createAdapterFactory(orm: MikroORM) {

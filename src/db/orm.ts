@@ -95,9 +95,10 @@ export function ormOptions(
       connectionTimeoutMillis: (embedded ? EMBEDDED_ACQUIRE_TIMEOUT : connectTimeout) * 1000,
       // TCP keepalive notices a server that vanished without closing idle pooled connections.
       keepAlive: true,
-      // The embedded database has one session behind every connection, so statements a retired
-      // connection prepared are still there; each new connection starts clean (db/prepared.ts).
-      ...(embedded ? { onPoolCreated: forgetPreparedOnConnect } : {}),
+      // A server may keep one session behind every connection (PGlite behind its socket, embedded
+      // or reached by DATABASE_URL; a session-mode pooler), so statements a retired connection
+      // prepared may still be there: each new connection starts clean (db/prepared.ts).
+      onPoolCreated: forgetPreparedOnConnect,
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -108,7 +109,7 @@ export function ormOptions(
   };
 }
 
-/** Drops the named statements of earlier connections to the same embedded session. */
+/** Drops named statements earlier connections left in the same server session (one statement). */
 function forgetPreparedOnConnect(pool: Pool) {
   pool.on('connect', (client) => {
     // Queued ahead of the client's first query; a failure surfaces on that query's connection.

@@ -15,13 +15,17 @@
  * send one array, so such a statement stays on `em.execute`.
  *
  * Invariants:
+ * - A statement declared `readOnly` is sent a second time when the pooled connection it went out on
+ *   proves dead (a connection the server dropped while idle, noticed only on use); writes never
+ *   are, since a write may have committed before its connection died.
  * - Inside a transaction (the entity manager carries one) the statement falls back to
  *   `em.execute` with its `?` text, so it runs on the transaction's connection exactly as before.
  * - Errors are converted as `em.execute` converts them (MikroORM's exception classes).
- * - The embedded database keeps one PGlite session behind its socket for every connection, so a
- *   statement prepared on a connection the pool has since retired is still there when the next
- *   connection (which `pg` believes fresh) prepares it again: `DEALLOCATE ALL` on each new
- *   connection (orm.ts) keeps `pg`'s bookkeeping and the session in step.
+ * - PGlite keeps one session behind its socket for every connection (the embedded database, or
+ *   PGlite reached by DATABASE_URL as in the outage tests), so a statement prepared on a connection
+ *   the pool has since retired is still there when the next connection (which `pg` believes fresh)
+ *   prepares it again: `DEALLOCATE ALL` on each new connection (orm.ts) keeps `pg`'s bookkeeping
+ *   and the session in step. On PostgreSQL it costs one statement per new pooled connection.
  */
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
@@ -37,6 +41,8 @@ export interface PreparedStatement {
   readonly text: string;
   /** How many values it takes. */
   readonly arity: number;
+  /** A read: sent once more when the pooled connection it went out on turns out to be dead. */
+  readonly readOnly: boolean;
 }
 
 const declared = new Map<string, string>();
@@ -45,7 +51,11 @@ const declared = new Map<string, string>();
  * Declares a statement written with `?` placeholders under a unique name. It refuses a `?` that
  * MikroORM would read differently (inside quotes, `??`, the jsonb `?|`/`?&`) and comments.
  */
-export function prepared(name: string, source: string): PreparedStatement {
+export function prepared(
+  name: string,
+  source: string,
+  options: { readOnly?: boolean } = {},
+): PreparedStatement {
   const previous = declared.get(name);
   if (previous !== undefined && previous !== source) {
     throw new Error(`prepared statement ${name} is declared twice with different texts`);
@@ -77,7 +87,7 @@ export function prepared(name: string, source: string): PreparedStatement {
     }
   }
   if (quote) throw new Error(`prepared statement ${name}: unterminated quote`);
-  return { name, source, text, arity };
+  return { name, source, text, arity, readOnly: options.readOnly ?? false };
 }
 
 const pools = new WeakMap<object, Pool>();
@@ -108,14 +118,26 @@ export async function executePrepared<T extends object>(
     return em.execute<T[]>(statement.source, values as unknown[]);
   }
   const pool = await poolOf(em);
+  const query = { name: statement.name, text: statement.text, values: values.map(toParameter) };
   try {
-    const result = await pool.query<T>({
-      name: statement.name,
-      text: statement.text,
-      values: values.map(toParameter),
-    });
-    return result.rows;
+    return (await pool.query<T>(query)).rows;
+  } catch (error) {
+    if (!(statement.readOnly && wentOutOnDeadConnection(error))) {
+      throw em.getDriver().convertException(error as Error);
+    }
+  }
+  // The pool handed out an idle connection the server (or a proxy) had already dropped, before its
+  // close event arrived; the pool has discarded it now. A read is safe to send once more.
+  try {
+    return (await pool.query<T>(query)).rows;
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
 }
+
+/** `pg`'s error for a connection that ended while the statement was in flight. */
+const wentOutOnDeadConnection = (error: unknown) =>
+  error instanceof Error &&
+  (error.message === 'Connection terminated unexpectedly' ||
+    (error as { code?: unknown }).code === 'ECONNRESET' ||
+    (error as { code?: unknown }).code === 'EPIPE');

@@ -166,6 +166,7 @@ const RESOLVE_API_KEY = prepared(
   `select k.id, k.account_id, k.scope, k.last_used_at, k.parent_key_id, k.registration_id
    from api_key k left join agent_registration r on r.id = k.registration_id
    where k.secret_hash = ? and (k.registration_id is null or r.status = 'claimed')`,
+  { readOnly: true },
 );
 
 /** The key behind a presented secret, recording its use; null when unknown. */

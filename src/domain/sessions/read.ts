@@ -24,6 +24,7 @@ import {
 const LOAD_SESSION = prepared(
   'session_load',
   `select ${SESSION_COLUMNS} from challenge_session where id = ? and account_id = ?`,
+  { readOnly: true },
 );
 
 /** The session row of the caller's account, or `not_found`. */
