@@ -16,6 +16,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { executePrepared, prepared } from '../db/prepared.ts';
 import type { OidcPayload } from '../entities/oidc-payload.ts';
 import type { RowOf } from '../entities/row.ts';
 import { sha256Hex } from './secrets.ts';
@@ -31,6 +32,22 @@ const storageKey = (model: string, id: string) => sha256Hex(`${model}:${id}`);
 type Row = Pick<RowOf<OidcPayload>, 'consumed_at'> & {
   payload: RowOf<OidcPayload>['payload'] | string;
 };
+
+/** An access token is found only while its registration is claimed under the token's tenant. */
+const FIND_ACCESS_TOKEN = prepared(
+  'oidc_find_access_token',
+  `select p.payload, p.consumed_at from oidc_payload p
+   join agent_registration r on r.id = p.account_id and r.status = 'claimed'
+     and r.account_id = p.payload->'extra'->>'account'
+   where p.id = ? and p.model = ? and p.expires_at > ?`,
+  { readOnly: true },
+);
+const FIND_PAYLOAD = prepared(
+  'oidc_find_payload',
+  `select payload, consumed_at from oidc_payload
+   where id = ? and model = ? and (expires_at is null or expires_at > ?)`,
+  { readOnly: true },
+);
 
 export function createAdapterFactory(orm: MikroORM) {
   const em = () => orm.em.fork();
@@ -85,14 +102,10 @@ export function createAdapterFactory(orm: MikroORM) {
     },
 
     async find(id) {
-      const [row] = await em().execute<Row[]>(
-        model === 'AccessToken'
-          ? `select p.payload, p.consumed_at from oidc_payload p
-             join agent_registration r on r.id = p.account_id and r.status = 'claimed'
-               and r.account_id = p.payload->'extra'->>'account'
-             where p.id = ? and p.model = ? and p.expires_at > ?`
-          : `select payload, consumed_at from oidc_payload
-             where id = ? and model = ? and (expires_at is null or expires_at > ?)`,
+      // Every Bearer request looks its access token up: a named prepared statement (issue 16).
+      const [row] = await executePrepared<Row>(
+        em(),
+        model === 'AccessToken' ? FIND_ACCESS_TOKEN : FIND_PAYLOAD,
         [storageKey(model, id), model, new Date()],
       );
       if (!row) return undefined;

@@ -14,6 +14,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { executePrepared, prepared } from '../db/prepared.ts';
 import { apiKeyLive, resolveApiKey, toScopes } from '../domain/agents/api-keys.ts';
 import { AppError } from '../errors/index.ts';
 import { accessTokenLive } from './adapter.ts';
@@ -26,14 +27,19 @@ import { tokenHandle } from './revocation.ts';
 /** "Last used" is kept to the minute: at most one write per agent a minute, not one a request. */
 const touchEveryMs = 60_000;
 
+/** Sent with every Bearer request (it changes a row at most once a minute): prepared (issue 16). */
+const TOUCH_REGISTRATION = prepared(
+  'agent_registration_touch',
+  'update agent_registration set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+);
+
 /** Records that the registration's access token was just accepted (the console's "last used"). */
 async function touchRegistration(orm: MikroORM, registrationId: string, now: Date) {
-  await orm.em
-    .fork()
-    .execute(
-      'update agent_registration set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
-      [now, registrationId, new Date(now.getTime() - touchEveryMs)],
-    );
+  await executePrepared(orm.em.fork(), TOUCH_REGISTRATION, [
+    now,
+    registrationId,
+    new Date(now.getTime() - touchEveryMs),
+  ]);
 }
 
 /** A refused credential, with the `WWW-Authenticate` value every face must send with it. */

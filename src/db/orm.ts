@@ -13,6 +13,7 @@
 
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { entities } from '../entities/index.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
@@ -98,6 +99,10 @@ export function ormOptions(
       connectionTimeoutMillis: (embedded ? EMBEDDED_ACQUIRE_TIMEOUT : connectTimeout) * 1000,
       // TCP keepalive notices a server that vanished without closing idle pooled connections.
       keepAlive: true,
+      // A server may keep one session behind every connection (PGlite behind its socket, embedded
+      // or reached by DATABASE_URL; a session-mode pooler), so statements a retired connection
+      // prepared may still be there: each new connection starts clean (db/prepared.ts).
+      onPoolCreated: forgetPreparedOnConnect,
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -106,6 +111,14 @@ export function ormOptions(
     colors: false,
     ...(log ? { logger: log } : {}),
   };
+}
+
+/** Drops named statements earlier connections left in the same server session (one statement). */
+function forgetPreparedOnConnect(pool: Pool) {
+  pool.on('connect', (client) => {
+    // Queued ahead of the client's first query; a failure surfaces on that query's connection.
+    client.query('deallocate all').catch(() => {});
+  });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

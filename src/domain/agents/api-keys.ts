@@ -16,6 +16,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scopes as allScopes, type Scope } from '../../auth/principal.ts';
 import { randomSecret, sha256Hex } from '../../auth/secrets.ts';
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import { Account } from '../../entities/account.ts';
 import { ApiKey } from '../../entities/api-key.ts';
 import { AppError } from '../../errors/index.ts';
@@ -159,6 +160,15 @@ export interface ResolvedApiKey {
   registrationId: string | null;
 }
 
+/** Every request with an `x-api-key` runs it: a named prepared statement (issue 16). */
+const RESOLVE_API_KEY = prepared(
+  'api_key_resolve',
+  `select k.id, k.account_id, k.scope, k.last_used_at, k.parent_key_id, k.registration_id
+   from api_key k left join agent_registration r on r.id = k.registration_id
+   where k.secret_hash = ? and (k.registration_id is null or r.status = 'claimed')`,
+  { readOnly: true },
+);
+
 /** The key behind a presented secret, recording its use; null when unknown. */
 export async function resolveApiKey(
   { em, clock }: TimedContext,
@@ -166,21 +176,14 @@ export async function resolveApiKey(
 ): Promise<ResolvedApiKey | null> {
   const now = clock();
   if (!isApiKeyShaped(secret)) return null;
-  const [row] = await em.execute<
-    {
-      id: string;
-      account_id: string;
-      scope: string;
-      last_used_at: Date | null;
-      parent_key_id: string | null;
-      registration_id: string | null;
-    }[]
-  >(
-    `select k.id, k.account_id, k.scope, k.last_used_at, k.parent_key_id, k.registration_id
-     from api_key k left join agent_registration r on r.id = k.registration_id
-     where k.secret_hash = ? and (k.registration_id is null or r.status = 'claimed')`,
-    [sha256Hex(secret)],
-  );
+  const [row] = await executePrepared<{
+    id: string;
+    account_id: string;
+    scope: string;
+    last_used_at: Date | null;
+    parent_key_id: string | null;
+    registration_id: string | null;
+  }>(em, RESOLVE_API_KEY, [sha256Hex(secret)]);
   if (!row) return null;
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (now.getTime() - lastUsed >= touchEveryMs) {

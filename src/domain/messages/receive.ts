@@ -19,6 +19,7 @@
  * session) and reaches no one.
  */
 import { createHash } from 'node:crypto';
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import { newId } from '../../entities/base.ts';
 import type { ChallengeSession, SessionChannel } from '../../entities/challenge-session.ts';
 import type {
@@ -128,55 +129,53 @@ async function receive(ctx: DomainContext, message: InboundMessage): Promise<Rec
   // A waiter on this instance for this address: the verdict may be born consumed for it.
   const claimant = ctx.waiters.reserve(to);
 
-  const rows = await ctx.em
-    .execute<StoredRow[]>(storeStatement(addressColumn, billable), [
-      // h
-      to,
-      now,
-      // ok
-      message.onlyForAccount ?? null,
-      message.onlyForAccount ?? null,
-      // m
-      messageId,
-      message.medium,
-      message.carrier,
-      to.slice(0, 320),
-      message.from.slice(0, 320),
-      dedupeKey,
-      sealedRaw,
-      message.raw.length,
-      verdictKind(extraction, 'magic_link'),
-      verdictKind(extraction, 'sms_otp'),
-      now,
-      senderJson,
-      sender?.authenticated ?? false,
-      senderDomain,
-      // v
-      verdictId,
-      secret,
-      extraction.webauthn_required,
-      extraction.confidence,
-      now,
-      linkDomain,
-      claimant?.sessionId ?? null,
-      claimant?.consumer ?? null,
-      now,
-      // s
-      now,
-      now,
-      // u
-      now,
-      now,
-      // wh
-      message.medium === 'sms' ? message.from.slice(0, 320) : null,
-      now.toISOString(),
-      senderJson,
-      now,
-    ])
-    .catch((error) => {
-      claimant?.cancel();
-      throw error;
-    });
+  const rows = await executePrepared<StoredRow>(ctx.em, storeStatement(addressColumn, billable), [
+    // h
+    to,
+    now,
+    // ok
+    message.onlyForAccount ?? null,
+    message.onlyForAccount ?? null,
+    // m
+    messageId,
+    message.medium,
+    message.carrier,
+    to.slice(0, 320),
+    message.from.slice(0, 320),
+    dedupeKey,
+    sealedRaw,
+    message.raw.length,
+    verdictKind(extraction, 'magic_link'),
+    verdictKind(extraction, 'sms_otp'),
+    now,
+    senderJson,
+    sender?.authenticated ?? false,
+    senderDomain,
+    // v
+    verdictId,
+    secret,
+    extraction.webauthn_required,
+    extraction.confidence,
+    now,
+    linkDomain,
+    claimant?.sessionId ?? null,
+    claimant?.consumer ?? null,
+    now,
+    // s
+    now,
+    now,
+    // u
+    now,
+    now,
+    // wh
+    message.medium === 'sms' ? message.from.slice(0, 320) : null,
+    now.toISOString(),
+    senderJson,
+    now,
+  ]).catch((error) => {
+    claimant?.cancel();
+    throw error;
+  });
   const stored = rows[0]!;
   const claimed = claimant !== null && stored.consumed_by === claimant.consumer;
   if (claimant && !claimed) claimant.cancel();
@@ -278,7 +277,7 @@ export function linkMatches(linkDomain: string | null, targetDomain: string | nu
  * - wh: the verdict's customer webhooks, in the outbox with the verdict (never the code itself).
  * Data-modifying CTEs all run to completion whether or not the final select reads them.
  */
-function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
+function storeStatementText(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
   return `
     with h as (
       select id, account_id, channel, number_type, target_domain, require_authenticated_sender
@@ -333,6 +332,23 @@ function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSessio
       (select target_domain from h) as target_domain, m.rejected,
       (select count(*)::int from wh) as webhooks
     from (select 1) as one left join m on true left join v on true`;
+}
+
+/** The four variants, each a named prepared statement (issue 16): planned once per connection. */
+const STORE_STATEMENTS = new Map(
+  (['number', 'inbox_address'] as const).flatMap((column) =>
+    [true, false].map((updatesSession) => [
+      `${column}:${updatesSession}`,
+      prepared(
+        `message_store_${column}_${updatesSession ? 'billable' : 'plain'}`,
+        storeStatementText(column, updatesSession),
+      ),
+    ]),
+  ),
+);
+
+function storeStatement(addressColumn: 'number' | 'inbox_address', updatesSession: boolean) {
+  return STORE_STATEMENTS.get(`${addressColumn}:${updatesSession}`)!;
 }
 
 /**

@@ -9,6 +9,7 @@
  * `session_expired`.
  */
 import type { Principal } from '../../auth/principal.ts';
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import type { DomainContext } from '../context.ts';
 import { RELEASED_AVAILABLE_AT, releasedAvailableAtParams } from '../numbers/pool.ts';
 import { enqueueCte } from '../webhooks/events.ts';
@@ -21,25 +22,9 @@ export async function closeSession(
   sessionId: string,
 ): Promise<{ status: 'completed'; session: SessionView }> {
   const now = ctx.clock();
-  const [closed] = await ctx.em.execute<(SessionRow & { webhooks: number })[]>(
-    `with closed as (
-       update challenge_session set state = 'completed', ended_at = ?, updated_at = ?
-       where id = ? and account_id = ? and state = 'active' and expires_at > ?
-       returning ${SESSION_COLUMNS}),
-     freed as (
-       update phone_number set held_by = null, available_at = ${RELEASED_AVAILABLE_AT}
-       where held_by = (select id from closed)),
-     settled as (
-       update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
-       where session_id = (select id from closed) and status = 'pending'),
-     ${enqueueCte(
-       'wh',
-       `select account_id, 'session.closed'::text as event_type,
-          jsonb_build_object('session_id', id, 'channel', channel, 'ended_at', ?::text) as data,
-          null::text as verdict_id, ?::timestamptz as occurred_at
-        from closed`,
-     )}
-     select closed.*, (select count(*)::int from wh) as webhooks from closed`,
+  const [closed] = await executePrepared<SessionRow & { webhooks: number }>(
+    ctx.em,
+    CLOSE_STATEMENT,
     [
       now,
       now,
@@ -87,3 +72,29 @@ export async function closeSession(
   }
   return { status: 'completed', session: toSessionView(row, now) };
 }
+
+/**
+ * closed: the conditional state change; freed: its number; settled: its usage; wh: its
+ * `session.closed` deliveries. A named prepared statement (issue 16).
+ */
+const CLOSE_STATEMENT = prepared(
+  'session_close',
+  `with closed as (
+     update challenge_session set state = 'completed', ended_at = ?, updated_at = ?
+     where id = ? and account_id = ? and state = 'active' and expires_at > ?
+     returning ${SESSION_COLUMNS}),
+   freed as (
+     update phone_number set held_by = null, available_at = ${RELEASED_AVAILABLE_AT}
+     where held_by = (select id from closed)),
+   settled as (
+     update usage_event set status = 'not_billed', settled_at = ?, updated_at = ?
+     where session_id = (select id from closed) and status = 'pending'),
+   ${enqueueCte(
+     'wh',
+     `select account_id, 'session.closed'::text as event_type,
+        jsonb_build_object('session_id', id, 'channel', channel, 'ended_at', ?::text) as data,
+        null::text as verdict_id, ?::timestamptz as occurred_at
+      from closed`,
+   )}
+   select closed.*, (select count(*)::int from wh) as webhooks from closed`,
+);

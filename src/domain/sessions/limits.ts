@@ -20,6 +20,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../auth/principal.ts';
+import type { PreparedValue } from '../../db/prepared.ts';
 import type { BillingTier } from '../../entities/account.ts';
 import { AppError } from '../../errors/index.ts';
 
@@ -52,7 +53,7 @@ export function provisionLimitParams(
   principal: Pick<Principal, 'credentialId' | 'accountId'>,
   now: Date,
   countActive: boolean,
-): unknown[] {
+): PreparedValue[] {
   const { start, end } = monthOf(now);
   return [
     principal.credentialId,

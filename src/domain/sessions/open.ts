@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import { newId } from '../../entities/base.ts';
 import { numberTypes, sessionChannels } from '../../entities/challenge-session.ts';
 import { AppError, validate } from '../../errors/index.ts';
@@ -106,7 +107,7 @@ async function open(
       target ?? (authenticator ? ctx.settings.targetPolicy.check(authenticator.target_host) : null);
     const channel = input.channel;
     const id = newId('ses');
-    return em.execute<OpenedRow[]>(OPEN_STATEMENT, [
+    return executePrepared<OpenedRow>(em, OPEN_STATEMENT, [
       // lim, go
       ...provisionLimitParams(principal, now, true),
       ctx.settings.freeTierMonthlySessions,
@@ -211,7 +212,9 @@ type OpenedRow = ProvisionCounts & { webhooks: number } & SessionRow;
  * `session.opened` deliveries (jsonb_strip_nulls: absent fields are left out, not null).
  * Data-modifying CTEs run to completion whether or not the final select reads them.
  */
-const OPEN_STATEMENT = `
+const OPEN_STATEMENT = prepared(
+  'session_open',
+  `
   with lim as materialized (select ${PROVISION_COUNT_COLUMNS} from ${PROVISION_LIMITS_SQL}),
   go as (select (${PROVISION_ALLOWED_SQL}) as ok from lim),
   n as (${ASSIGN_NUMBER_SQL.replace('where e164 =', 'where ?::boolean and (select ok from go) and e164 =')}),
@@ -238,7 +241,8 @@ const OPEN_STATEMENT = `
        null::text as verdict_id, ?::timestamptz as occurred_at
      from s`,
   )}
-  select lim.*, (select count(*)::int from wh) as webhooks, s.* from lim left join s on true`;
+  select lim.*, (select count(*)::int from wh) as webhooks, s.* from lim left join s on true`,
+);
 
 export async function noNumber(
   tx: DomainContext['em'],

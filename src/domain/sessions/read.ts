@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import type { DomainContext } from '../context.ts';
 import { cursor, pageLimit } from '../limits.ts';
@@ -19,16 +20,23 @@ import {
   toSessionView,
 } from './views.ts';
 
+/** Every wait and read starts here: a named prepared statement (issue 16). */
+const LOAD_SESSION = prepared(
+  'session_load',
+  `select ${SESSION_COLUMNS} from challenge_session where id = ? and account_id = ?`,
+  { readOnly: true },
+);
+
 /** The session row of the caller's account, or `not_found`. */
 export async function loadSessionRow(
   ctx: DomainContext,
   principal: Principal,
   sessionId: string,
 ): Promise<SessionRow> {
-  const [row] = await ctx.em.execute<SessionRow[]>(
-    `select ${SESSION_COLUMNS} from challenge_session where id = ? and account_id = ?`,
-    [sessionId, principal.accountId],
-  );
+  const [row] = await executePrepared<SessionRow>(ctx.em, LOAD_SESSION, [
+    sessionId,
+    principal.accountId,
+  ]);
   if (!row) throw new AppError('not_found', 'No such session');
   return row;
 }

@@ -11,6 +11,7 @@
  * unconsumed verdict or finds none and keeps waiting. Verdicts are handed out oldest first. The
  * code and link are unsealed only for the winner.
  */
+import { executePrepared, prepared } from '../../db/prepared.ts';
 import type { ChallengeSession } from '../../entities/challenge-session.ts';
 import type { InboundMessage } from '../../entities/inbound-message.ts';
 import type { RowOf } from '../../entities/row.ts';
@@ -56,13 +57,10 @@ export function consumeNext(
   );
 }
 
-async function consume(
-  ctx: DomainContext,
-  sessionId: string,
-  consumer: string,
-): Promise<DeliveredVerdict | null> {
-  const [row] = await ctx.em.execute<ConsumedRow[]>(
-    `with taken as (
+/** The wait's read: takes the oldest unconsumed verdict. A named prepared statement (issue 16). */
+const CONSUME_NEXT = prepared(
+  'verdict_consume_next',
+  `with taken as (
        update verdict set consumed_at = ?, consumed_by = ?
        where id = (
          select id from verdict
@@ -76,8 +74,18 @@ async function consume(
      select taken.*, m.from_address, m.medium, m.sender, s.target_domain
      from taken join inbound_message m on m.id = taken.message_id
        join challenge_session s on s.id = taken.session_id`,
-    [ctx.clock(), consumer, sessionId],
-  );
+);
+
+async function consume(
+  ctx: DomainContext,
+  sessionId: string,
+  consumer: string,
+): Promise<DeliveredVerdict | null> {
+  const [row] = await executePrepared<ConsumedRow>(ctx.em, CONSUME_NEXT, [
+    ctx.clock(),
+    consumer,
+    sessionId,
+  ]);
   if (!row) return null;
   const secret = openSecret(ctx, row.id, row.secret);
   return {

@@ -23,6 +23,7 @@ import {
   TestClock,
   watching,
 } from '../../helpers/challenges.ts';
+import { interceptPoolQueries } from '../../helpers/pool-queries.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -234,27 +235,18 @@ describe('hand-off to a waiter on this instance', () => {
     const base = { ...ctxOf(t.app), waiters: registry };
     // The waiter times out while the message's statement (which claims for it) runs.
     const claimedFor: unknown[] = [];
-    const em = new Proxy(base.em, {
-      get(target, property, receiver) {
-        if (property !== 'execute') return Reflect.get(target, property, receiver);
-        return (...args: unknown[]) => {
-          claimedFor.push(...(args[1] as unknown[]).filter((p) => p === gone.consumer));
-          registry.leave(gone);
-          return (target.execute as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
+    const restore = await interceptPoolQueries(base.em, (values) => {
+      claimedFor.push(...values.filter((p) => p === gone.consumer));
+      registry.leave(gone);
     });
-    const stored = await receiveMessage(
-      { ...base, em },
-      {
-        medium: 'sms',
-        carrier: 'twilio',
-        to: session.number!,
-        from: '+14155550100',
-        extraction: extractFromSms({ text: 'Your code is 141592' }),
-        raw: Buffer.from('x'),
-      },
-    );
+    const stored = await receiveMessage(base, {
+      medium: 'sms',
+      carrier: 'twilio',
+      to: session.number!,
+      from: '+14155550100',
+      extraction: extractFromSms({ text: 'Your code is 141592' }),
+      raw: Buffer.from('x'),
+    }).finally(restore);
     expect(claimedFor).toEqual([gone.consumer]);
     expect(handedOver).toEqual([]);
     expect(

@@ -22,6 +22,7 @@ import {
   startChallengeApp,
   watching,
 } from '../../helpers/challenges.ts';
+import { interceptPoolQueries } from '../../helpers/pool-queries.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -264,18 +265,26 @@ describe('cost of waiting', () => {
     const base = ctxOf(t.app);
     let queries = 0;
     const em = new Proxy(base.em, {
-      get(target, property, receiver) {
+      get(target, property) {
         if (property === 'execute') {
           return (...args: unknown[]) => {
             queries += 1;
             return (target.execute as (...a: unknown[]) => unknown).apply(target, args);
           };
         }
-        return Reflect.get(target, property, receiver);
+        // Methods run on the real entity manager (they read its private fields).
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
       },
     }) as EntityManager;
     const ctx: DomainContext = { ...base, em };
-    const result = await waitForVerdict(ctx, principal, session.id, { timeout: 2 });
+    // The hot statements run by name on the ORM's pool (src/db/prepared.ts): count those too.
+    const restore = await interceptPoolQueries(base.em, () => {
+      queries += 1;
+    });
+    const result = await waitForVerdict(ctx, principal, session.id, { timeout: 2 }).finally(
+      restore,
+    );
     expect(result.verdict).toBe('timeout');
     // Read the session, one consume attempt at the start, one at the deadline.
     expect(queries).toBe(3);
