@@ -21,7 +21,6 @@ import path from 'node:path';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { type App, buildApp } from '../../src/app.ts';
 import type { Principal } from '../../src/auth/principal.ts';
-import { scopes } from '../../src/auth/principal.ts';
 import { loadConfig } from '../../src/config.ts';
 import { withEm } from '../../src/domain/context.ts';
 import { closeSession } from '../../src/domain/sessions/close.ts';
@@ -29,6 +28,7 @@ import { openSession } from '../../src/domain/sessions/open.ts';
 import type { SessionView } from '../../src/domain/sessions/views.ts';
 import { waitForVerdict } from '../../src/domain/verdicts/wait.ts';
 import { newId } from '../../src/entities/base.ts';
+import { newPrincipal } from '../lib/principals.ts';
 import { type Stats, stats } from '../lib/stats.ts';
 
 /** Waiters that stay pending through the whole sequential phase (never sent anything). */
@@ -91,24 +91,6 @@ async function startService(): Promise<{ app: App; baseUrl: string }> {
   const app = await buildApp(config, { embeddedInMemory: !config.databaseUrl });
   await app.start(port);
   return { app, baseUrl };
-}
-
-async function newPrincipal(app: App): Promise<Principal> {
-  const accountId = newId('acc');
-  await app.db.orm.em
-    .fork()
-    .execute(
-      "insert into account (id, created_at, updated_at, name, tier) values (?, now(), now(), 'bench', 'per_session')",
-      [accountId],
-    );
-  const credentialId = newId('key');
-  return {
-    kind: 'api_key',
-    accountId,
-    credentialId,
-    agentId: credentialId,
-    scopes: new Set(scopes),
-  };
 }
 
 const ctx = (app: App) => withEm(app.challenges, app.db.orm.em.fork() as never);

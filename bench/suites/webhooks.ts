@@ -19,7 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Principal, scopes } from '../../src/auth/principal.ts';
+import type { Principal } from '../../src/auth/principal.ts';
 import { loadConfig } from '../../src/config.ts';
 import { withEm } from '../../src/domain/context.ts';
 import { openSession } from '../../src/domain/sessions/open.ts';
@@ -29,6 +29,7 @@ import { DELIVERY_ID_SQL } from '../../src/domain/webhooks/events.ts';
 import { newWebhookSecret, sealSecret } from '../../src/domain/webhooks/secrets.ts';
 import { newId } from '../../src/entities/base.ts';
 import { freshPostgres } from '../lib/postgres.ts';
+import { newPrincipal } from '../lib/principals.ts';
 import { type Stats, stats } from '../lib/stats.ts';
 
 const TOKEN = 'bench-twilio-auth-token';
@@ -98,24 +99,6 @@ async function startService(databaseUrl?: string): Promise<{ app: App; baseUrl: 
 }
 
 const ctx = (app: App) => withEm(app.challenges, app.db.orm.em.fork() as never);
-
-async function newPrincipal(app: App): Promise<Principal> {
-  const accountId = newId('acc');
-  await app.db.orm.em
-    .fork()
-    .execute(
-      "insert into account (id, created_at, updated_at, name, tier) values (?, now(), now(), 'bench', 'per_session')",
-      [accountId],
-    );
-  const credentialId = newId('key');
-  return {
-    kind: 'api_key',
-    accountId,
-    credentialId,
-    agentId: credentialId,
-    scopes: new Set(scopes),
-  };
-}
 
 /** Queues `count` test deliveries per endpoint in one statement, due now. */
 async function queue(app: App, endpointIds: string[], count: number) {

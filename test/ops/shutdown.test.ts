@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../helpers/app.ts';
+import { waitForLog } from '../helpers/processes.ts';
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'latchkey-shutdown-'));
 let child: ChildProcess | undefined;
@@ -16,24 +17,6 @@ afterAll(async () => {
   child?.kill('SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
 });
-
-function waitForLog(process: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const line = seen.split('\n').find((l) => pattern.test(l));
-      if (line) {
-        process.stdout?.off('data', onData);
-        resolve(line);
-      }
-    };
-    process.stdout?.on('data', onData);
-    process.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before ${pattern}: ${seen}`)),
-    );
-  });
-}
 
 test('SIGTERM lets an in-flight request finish, then the process exits 0', async () => {
   const port = await freePort();

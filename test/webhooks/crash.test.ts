@@ -22,6 +22,7 @@ import {
   TWILIO_TOKEN,
 } from '../helpers/challenges.ts';
 import { createTestDatabase } from '../helpers/database.ts';
+import { started } from '../helpers/processes.ts';
 import { eventually, startReceiver } from '../helpers/webhook-receiver.ts';
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'latchkey-webhook-crash-'));
@@ -45,17 +46,6 @@ const env = {
 const sameDatabase: TestAppOptions = database.url
   ? { env: { DATABASE_URL: database.url, ...env } }
   : { dataDir, env };
-
-function started(process: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    process.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('latchkey started')) resolve();
-    });
-    process.once('exit', (code) => reject(new Error(`exited with ${code}: ${seen}`)));
-  });
-}
 
 test('a session.verdict webhook pending at SIGKILL is delivered by the next instance, signed, with one webhook-id', async () => {
   const before = await startTestApp(sameDatabase);

@@ -21,6 +21,7 @@ import {
   TWILIO_TOKEN,
 } from '../../helpers/challenges.ts';
 import { createTestDatabase } from '../../helpers/database.ts';
+import { started } from '../../helpers/processes.ts';
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'latchkey-crash-'));
 const database = await createTestDatabase();
@@ -35,17 +36,6 @@ afterAll(async () => {
 const sameDatabase: TestAppOptions = database.url
   ? { dataDir, env: { DATABASE_URL: database.url, TWILIO_AUTH_TOKEN: TWILIO_TOKEN } }
   : { dataDir, env: { TWILIO_AUTH_TOKEN: TWILIO_TOKEN } };
-
-function started(process: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    process.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('latchkey started')) resolve();
-    });
-    process.once('exit', (code) => reject(new Error(`exited with ${code}: ${seen}`)));
-  });
-}
 
 test('a code acknowledged to Twilio survives SIGKILL and is delivered after the restart', async () => {
   // Before: a session on the shared database.
