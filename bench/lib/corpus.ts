@@ -20,7 +20,7 @@ export interface CorpusRecord {
 }
 
 /**
- * The splits. `dev` is the shared corpus beside the checkout; the others are the project's own.
+ * The splits. `dev` is the shared corpus, copied into corpus/shared/; the others are the project's own.
  * Each held-out set was written and committed before the extractor changes it was meant to judge,
  * then evaluated blind exactly once (bench/results/extract-quality-heldout*-first-look.md); after
  * a set's misses were read and fixed it stops being blind, and the next set takes its place:
@@ -32,7 +32,7 @@ export interface CorpusRecord {
 export const SPLITS = {
   dev:
     process.env.LATCHKEY_CORPUS ??
-    fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url)),
+    fileURLToPath(new URL('../../corpus/shared/otp-dev.jsonl', import.meta.url)),
   tune: fileURLToPath(new URL('../../corpus/latchkey-tune.jsonl', import.meta.url)),
   heldout: fileURLToPath(new URL('../../corpus/latchkey-heldout.jsonl', import.meta.url)),
   heldout2: fileURLToPath(new URL('../../corpus/latchkey-heldout-2.jsonl', import.meta.url)),

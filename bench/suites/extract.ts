@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
+import { SPLITS } from '../lib/corpus.ts';
 
 interface CorpusRecord {
   channel: 'sms' | 'email';
@@ -40,10 +41,8 @@ interface Figures {
   readonly medianPerCpuSecond: number;
 }
 
-// The corpus lives in shared/, beside the checkout.
-const CORPUS =
-  process.env.LATCHKEY_CORPUS ??
-  fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url));
+// The shared development corpus, copied into the repository (corpus/shared/).
+const CORPUS = SPLITS.dev;
 const OWN_DIR = fileURLToPath(new URL('../../corpus/', import.meta.url));
 const OWN = existsSync(OWN_DIR)
   ? readdirSync(OWN_DIR)
@@ -92,7 +91,7 @@ function loadCorpus(): { records: CorpusRecord[]; source: string } {
   // Named as a reader finds it, never as a path on the machine that ran the bench.
   const source = process.env.LATCHKEY_CORPUS
     ? 'the file named by LATCHKEY_CORPUS'
-    : 'shared/corpus/otp-dev.jsonl (beside the checkout)';
+    : 'corpus/shared/otp-dev.jsonl';
   return { records, source };
 }
 

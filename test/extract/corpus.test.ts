@@ -4,8 +4,8 @@
  */
 
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { SPLITS } from '../../bench/lib/corpus.ts';
 import { extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
 
 interface CorpusRecord {
@@ -20,10 +20,9 @@ interface CorpusRecord {
   tags: string[];
 }
 
-// The corpus lives in shared/, beside the checkout (as on every developer's machine and in CI).
-const CORPUS =
-  process.env.LATCHKEY_CORPUS ??
-  fileURLToPath(new URL('../../../shared/corpus/otp-dev.jsonl', import.meta.url));
+// The shared development corpus, copied into the repository (corpus/shared/), so a clone anywhere
+// has it; LATCHKEY_CORPUS names another file.
+const CORPUS = SPLITS.dev;
 const records: CorpusRecord[] = existsSync(CORPUS)
   ? readFileSync(CORPUS, 'utf8')
       .split('\n')
