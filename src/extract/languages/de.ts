@@ -225,6 +225,9 @@ export const de: LanguageTable = {
   ],
   address: ['straße', 'str', 'strasse', 'platz', 'weg', 'allee', 'postfach'],
   avoid: [
+    'bewerten sie',
+    'bewerte',
+    'bewertung abgeben',
     'abmelden',
     'abbestellen',
     'datenschutz',

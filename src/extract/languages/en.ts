@@ -367,6 +367,13 @@ export const en: LanguageTable = {
     'plaza',
   ],
   avoid: [
+    // Review and rating prompts: the link asks for an opinion, never a sign-in.
+    'rate our app',
+    'rate us',
+    'rate your',
+    'leave a review',
+    'write a review',
+    'review us',
     'unsubscribe',
     'opt out',
     'opt-out',

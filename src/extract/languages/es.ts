@@ -210,6 +210,11 @@ export const es: LanguageTable = {
     'depto',
   ],
   avoid: [
+    'califica',
+    'califícanos',
+    'valora',
+    'deja tu opinión',
+    'deja una reseña',
     'darse de baja',
     'darte de baja',
     'cancelar suscripción',

@@ -195,6 +195,10 @@ export const fr: LanguageTable = {
   ],
   address: ['rue', 'avenue', 'bd', 'boulevard', 'cedex', 'bp', 'allée', 'chemin', 'place'],
   avoid: [
+    'notez',
+    'évaluez',
+    'donnez votre avis',
+    'laissez un avis',
     'se désabonner',
     'désabonner',
     'désinscrire',

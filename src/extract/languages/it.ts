@@ -165,6 +165,10 @@ export const it: LanguageTable = {
   ],
   address: ['via', 'viale', 'piazza', 'corso', 'cap', 'scala', 'interno'],
   avoid: [
+    'valutaci',
+    'valuta la nostra app',
+    'lascia una recensione',
+    'recensione',
     'annulla iscrizione',
     'disiscriviti',
     'cancellati',

@@ -149,6 +149,9 @@ export const nl: LanguageTable = {
   ],
   address: ['straat', 'laan', 'plein', 'weg', 'postbus'],
   avoid: [
+    'beoordeel',
+    'laat een review achter',
+    'recensie',
     'afmelden',
     'uitschrijven',
     'privacy',

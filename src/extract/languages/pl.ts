@@ -144,6 +144,9 @@ export const pl: LanguageTable = {
   ],
   address: ['ul', 'ulica', 'al', 'aleja', 'lok'],
   avoid: [
+    'oceń',
+    'wystaw opinię',
+    'opinię',
     'wypisz się',
     'rezygnacja',
     'anuluj subskrypcję',

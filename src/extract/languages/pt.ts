@@ -167,6 +167,9 @@ export const pt: LanguageTable = {
   ],
   address: ['rua', 'avenida', 'av', 'cep', 'bairro', 'andar', 'sala'],
   avoid: [
+    'avalie',
+    'deixe sua avaliação',
+    'avaliação',
     'descadastrar',
     'cancelar inscrição',
     'cancelar assinatura',

@@ -90,6 +90,9 @@ export const tr: LanguageTable = {
   ],
   address: ['cad', 'caddesi', 'sok', 'sokak', 'mah', 'mahallesi'],
   avoid: [
+    'değerlendir',
+    'puan ver',
+    'yorum yap',
     'abonelikten çık',
     'aboneliği iptal',
     'gizlilik',
