@@ -117,6 +117,10 @@ export const de: LanguageTable = {
     'kostenlos',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'abholnummer',
+    'packstation',
+    'zustellcode',
     'buchungscode',
     'abholcode',
     'benutzer',

@@ -119,6 +119,8 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Points, rewards and coupon redemption.
+    'points',
     'loyalty card',
     'is on us',
     'on the house',
@@ -157,6 +159,10 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'collection code',
+    'delivery code',
+    'parcel locker',
     // A passenger name record: the booking, in every language ("codice PNR", "PNR kodu").
     'pnr',
     'booking code',

@@ -111,6 +111,9 @@ export const es: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
+    'código de retiro',
     'código de reserva',
     'código de recogida',
     'usuario',

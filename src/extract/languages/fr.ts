@@ -111,6 +111,9 @@ export const fr: LanguageTable = {
     'gratuit',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'code de livraison',
+    'code de consigne',
     'code de réservation',
     'code de retrait',
     'utilisateur',

@@ -79,6 +79,8 @@ export const it: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'codice di consegna',
     'codice pnr',
     'codice prenotazione',
     'codice di prenotazione',

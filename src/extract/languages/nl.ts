@@ -63,6 +63,10 @@ export const nl: LanguageTable = {
     'coupon',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'ophaalcode',
+    'afhaalcode',
+    'bezorgcode',
     'bestelling',
     'bestelnummer',
     'ordernummer',

@@ -80,6 +80,8 @@ export const pt: LanguageTable = {
     'frete grátis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
     'código de reserva',
     'código de retirada',
     'usuário',

@@ -52,6 +52,10 @@ export const ru: LanguageTable = {
     'бесплатно',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'код получения',
+    'код для получения',
+    'постамат',
     'заказ',
     'заказа',
     'номер заказа',

@@ -45,6 +45,10 @@ export const tr: LanguageTable = {
     'hediye',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'teslim kodu',
+    'teslimat kodu',
+    'teslim alma kodu',
     'sipariş*',
     'kargo',
     'kargo takip',
