@@ -144,7 +144,7 @@ function scoreOccurrence(occ: LinkOccurrence): ScoredLink | null {
  * ends the sentence). Measured on the project's corpora: of the SMS with exactly one link, 153
  * carry the sign-in link and 19 do not, and each of the 19 says what it is instead (track,
  * receipt, invoice, tickets, sale, help, rate us); on the blind looks of held-out sets 4–12, 11
- * of the 31 misses were SMS sign-in links turned down and 4 were email links.
+ * of the 31 misses were SMS sign-in links turned down.
  * A sign-in word is required: without one, probes showed "your photos are ready", "Emma shared a
  * file", "join the meeting" and delivery notices in languages whose tracking words the tables
  * lack all ending in a token link that does not sign in.
@@ -169,23 +169,6 @@ function unopposedTokenLink(link: ScoredLink, occurrences: readonly LinkOccurren
   for (const o of occurrences) {
     for (const h of o.segment.hits) {
       if (OPPOSING_CLASSES.has(h.cls)) return false;
-      if (h.cls === 'auth') auth = true;
-    }
-  }
-  return auth;
-}
-
-const LONE_TOKEN_LINK_PRIOR = 1.0;
-const LONE_TOKEN_LINK_REASON =
-  'the only one-time-looking link, unopposed, of a message about signing in or verifying';
-
-/** Some segment says "sign in" or "verify" and none sells. */
-function aboutSigningIn(occurrences: readonly LinkOccurrence[]): boolean {
-  const segments = new Set(occurrences.map((o) => o.segment));
-  let auth = false;
-  for (const seg of segments) {
-    for (const h of seg.hits) {
-      if (h.cls === 'promo') return false;
       if (h.cls === 'auth') auth = true;
     }
   }
@@ -234,25 +217,6 @@ export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] 
         evidence: [...only.best.evidence, sole],
       };
     }
-  }
-  // A longer message (an email) carries footer and navigation links, but those are said to be what
-  // they are (unsubscribe, privacy, help) or carry no token. When exactly one link is built like a
-  // one-time link with nothing against it, the message talks of signing in or verifying and sells
-  // nothing, that link is the one it was sent for.
-  const unopposed = [...byUrl.values()].filter(
-    ({ best }) =>
-      !best.tracker &&
-      best.evidence.every((e) => e.weight >= 0) &&
-      best.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason)),
-  );
-  if (byUrl.size > 1 && unopposed.length === 1 && aboutSigningIn(occurrences)) {
-    const only = unopposed[0]!;
-    const sole: Evidence = { weight: LONE_TOKEN_LINK_PRIOR, reason: LONE_TOKEN_LINK_REASON };
-    only.best = {
-      ...only.best,
-      score: only.best.score + sole.weight,
-      evidence: [...only.best.evidence, sole],
-    };
   }
   const ranked: ScoredLink[] = [];
   for (const { best, sources } of byUrl.values()) {
