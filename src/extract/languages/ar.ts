@@ -41,6 +41,8 @@ export const ar: LanguageTable = {
     'مجانا',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'رمز الاستلام',
     'رقم الطلب',
     'طلب',
     'طلبك',

@@ -117,6 +117,10 @@ export const de: LanguageTable = {
     'kostenlos',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'abholnummer',
+    'packstation',
+    'zustellcode',
     'buchungscode',
     'abholcode',
     'benutzer',
@@ -225,6 +229,9 @@ export const de: LanguageTable = {
   ],
   address: ['straße', 'str', 'strasse', 'platz', 'weg', 'allee', 'postfach'],
   avoid: [
+    'bewerten sie',
+    'bewerte',
+    'bewertung abgeben',
     'abmelden',
     'abbestellen',
     'datenschutz',

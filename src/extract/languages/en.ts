@@ -119,6 +119,8 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Points, rewards and coupon redemption.
+    'points',
     'loyalty card',
     'is on us',
     'on the house',
@@ -157,6 +159,10 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'collection code',
+    'delivery code',
+    'parcel locker',
     // A passenger name record: the booking, in every language ("codice PNR", "PNR kodu").
     'pnr',
     'booking code',
@@ -367,6 +373,13 @@ export const en: LanguageTable = {
     'plaza',
   ],
   avoid: [
+    // Review and rating prompts: the link asks for an opinion, never a sign-in.
+    'rate our app',
+    'rate us',
+    'rate your',
+    'leave a review',
+    'write a review',
+    'review us',
     'unsubscribe',
     'opt out',
     'opt-out',

@@ -111,6 +111,9 @@ export const es: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
+    'código de retiro',
     'código de reserva',
     'código de recogida',
     'usuario',
@@ -210,6 +213,11 @@ export const es: LanguageTable = {
     'depto',
   ],
   avoid: [
+    'califica',
+    'califícanos',
+    'valora',
+    'deja tu opinión',
+    'deja una reseña',
     'darse de baja',
     'darte de baja',
     'cancelar suscripción',

@@ -111,6 +111,9 @@ export const fr: LanguageTable = {
     'gratuit',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'code de livraison',
+    'code de consigne',
     'code de réservation',
     'code de retrait',
     'utilisateur',
@@ -195,6 +198,10 @@ export const fr: LanguageTable = {
   ],
   address: ['rue', 'avenue', 'bd', 'boulevard', 'cedex', 'bp', 'allée', 'chemin', 'place'],
   avoid: [
+    'notez',
+    'évaluez',
+    'donnez votre avis',
+    'laissez un avis',
     'se désabonner',
     'désabonner',
     'désinscrire',

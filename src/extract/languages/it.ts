@@ -79,6 +79,8 @@ export const it: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'codice di consegna',
     'codice pnr',
     'codice prenotazione',
     'codice di prenotazione',
@@ -165,6 +167,10 @@ export const it: LanguageTable = {
   ],
   address: ['via', 'viale', 'piazza', 'corso', 'cap', 'scala', 'interno'],
   avoid: [
+    'valutaci',
+    'valuta la nostra app',
+    'lascia una recensione',
+    'recensione',
     'annulla iscrizione',
     'disiscriviti',
     'cancellati',

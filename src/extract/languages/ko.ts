@@ -22,6 +22,9 @@ export const ko: LanguageTable = {
   warning: ['타인 노출 금지', '타인에게', '노출 금지', '공유하지', '절대'],
   alert: ['새로운 로그인', '로그인 알림'],
   promo: [
+    // Points, rewards and coupon redemption.
+    '포인트 교환',
+    '교환 코드',
     '무료',
     '증정',
     '추천인 코드',
@@ -38,6 +41,12 @@ export const ko: LanguageTable = {
     '혜택',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    '수령 코드',
+    '수령코드',
+    '픽업 코드',
+    '픽업코드',
+    '수령번호',
     // A booking code names the booking, not a one-time code ("예약코드" holds "코드").
     '예약코드',
     '예약 코드',
@@ -62,6 +71,8 @@ export const ko: LanguageTable = {
   dates: ['월요일', '화요일', '수요일', '목요일', '금요일', '토요일', '일요일'],
   address: [],
   avoid: [
+    '리뷰',
+    '평가해',
     '수신거부',
     '수신 거부',
     '구독 취소',

@@ -63,6 +63,10 @@ export const nl: LanguageTable = {
     'coupon',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'ophaalcode',
+    'afhaalcode',
+    'bezorgcode',
     'bestelling',
     'bestelnummer',
     'ordernummer',
@@ -149,6 +153,9 @@ export const nl: LanguageTable = {
   ],
   address: ['straat', 'laan', 'plein', 'weg', 'postbus'],
   avoid: [
+    'beoordeel',
+    'laat een review achter',
+    'recensie',
     'afmelden',
     'uitschrijven',
     'privacy',

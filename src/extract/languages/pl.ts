@@ -57,6 +57,10 @@ export const pl: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'kod odbioru',
+    'paczkomat',
+    'kod nadania',
     'zamówienie',
     'zamówienia',
     'numer zamówienia',
@@ -144,6 +148,9 @@ export const pl: LanguageTable = {
   ],
   address: ['ul', 'ulica', 'al', 'aleja', 'lok'],
   avoid: [
+    'oceń',
+    'wystaw opinię',
+    'opinię',
     'wypisz się',
     'rezygnacja',
     'anuluj subskrypcję',

@@ -80,6 +80,8 @@ export const pt: LanguageTable = {
     'frete grátis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
     'código de reserva',
     'código de retirada',
     'usuário',
@@ -167,6 +169,9 @@ export const pt: LanguageTable = {
   ],
   address: ['rua', 'avenida', 'av', 'cep', 'bairro', 'andar', 'sala'],
   avoid: [
+    'avalie',
+    'deixe sua avaliação',
+    'avaliação',
     'descadastrar',
     'cancelar inscrição',
     'cancelar assinatura',

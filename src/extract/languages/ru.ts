@@ -52,6 +52,10 @@ export const ru: LanguageTable = {
     'бесплатно',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'код получения',
+    'код для получения',
+    'постамат',
     'заказ',
     'заказа',
     'номер заказа',
@@ -132,6 +136,9 @@ export const ru: LanguageTable = {
   ],
   address: ['ул', 'улица', 'проспект', 'кв'],
   avoid: [
+    'оцените',
+    'оставьте отзыв',
+    'отзыв',
     'отписаться',
     'отказаться от рассылки',
     'конфиденциальности',

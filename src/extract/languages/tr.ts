@@ -45,6 +45,10 @@ export const tr: LanguageTable = {
     'hediye',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'teslim kodu',
+    'teslimat kodu',
+    'teslim alma kodu',
     'sipariş*',
     'kargo',
     'kargo takip',
@@ -90,6 +94,9 @@ export const tr: LanguageTable = {
   ],
   address: ['cad', 'caddesi', 'sok', 'sokak', 'mah', 'mahallesi'],
   avoid: [
+    'değerlendir',
+    'puan ver',
+    'yorum yap',
     'abonelikten çık',
     'aboneliği iptal',
     'gizlilik',

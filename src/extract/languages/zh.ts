@@ -43,6 +43,8 @@ export const zh: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['是'],
   promo: [
+    // Points, rewards and coupon redemption.
+    '积分兑换',
     '会员卡',
     '免费领取',
     '赠送',
@@ -59,6 +61,9 @@ export const zh: LanguageTable = {
     '兑换码',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    '提货码',
+    '取餐码',
     '订单',
     '订单号',
     '运单',
@@ -86,6 +91,8 @@ export const zh: LanguageTable = {
   dates: ['星期', '周一', '周二', '周三', '周四', '周五', '周六', '周日'],
   address: ['路', '街', '邮政编码'],
   avoid: [
+    '评价',
+    '给我们评分',
     '退订',
     '取消订阅',
     '隐私',
