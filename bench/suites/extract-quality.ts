@@ -37,6 +37,7 @@ const SPLITS: readonly Split[] = [
   'heldout10',
   'heldout11',
   'heldout12',
+  'heldout13',
 ];
 
 interface SplitReport {
