@@ -141,6 +141,8 @@ function scanNumber(text: string, start: number, out: CodeCandidate[]): number {
     p = next.end;
   }
   if (run.length === 1) {
+    const cells = scanCellGroups(text, first, out);
+    if (cells > first.end) return cells;
     emitChunk(text, first, out);
     return first.end;
   }
@@ -282,6 +284,39 @@ function isMasked(text: string, start: number): boolean {
     return prev !== '';
   }
   return false;
+}
+
+/**
+ * Groups of 2–3 digits shown in cells or lines of their own (`60 | 33 | 81` in a table reads as
+ * "60\n\n33\n\n81"): as with one digit per cell, the layout splits one code. Groups must be of one
+ * length (a code split evenly), 2–4 of them, nothing but line breaks and spaces between; the
+ * value, like any candidate, still needs a label or a request to type it to be chosen.
+ */
+function scanCellGroups(text: string, first: Chunk, out: CodeCandidate[]): number {
+  const size = first.groups[0]!.length;
+  if (size > 3 || isAlnum(text.charCodeAt(first.start - 1))) return first.end;
+  let digits = first.groups[0]!;
+  let p = first.end;
+  let end = first.end;
+  let broken = false;
+  for (;;) {
+    let q = p;
+    while (q < text.length && q - p < 4 && (text[q] === ' ' || text[q] === '\n')) q += 1;
+    if (q === p || !isDigit(text.charCodeAt(q))) break;
+    const next = readChunk(text, q);
+    if (next === null || next.seps !== '' || next.groups[0]!.length !== size) break;
+    if (isAlnum(text.charCodeAt(next.end))) break;
+    if (text.slice(p, q).includes('\n')) broken = true;
+    digits += next.groups[0]!;
+    p = next.end;
+    end = p;
+    if (digits.length > 8) return first.end;
+  }
+  if (!broken || digits.length < 4) return first.end;
+  emit(text, digits, first.start, end, [digits.length], '', false, out, false, [
+    { weight: -0.6, reason: 'groups shown in cells of their own' },
+  ]);
+  return end;
 }
 
 /** Digits shown one by one (`4 8 2 9 1 3`, or one per table cell in HTML). */

@@ -93,6 +93,9 @@ export const de: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['lautet', 'ist'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'geschenkkarte',
+    'geschenkgutschein',
     'treuekarte',
     'treuepunkte',
     'treue*',
@@ -196,6 +199,11 @@ export const de: LanguageTable = {
     'uhr',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'jahr',
+    '*jahr',
+    'jahres',
+    '*jahres',
     'januar',
     'februar',
     'märz',

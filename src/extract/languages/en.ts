@@ -119,6 +119,9 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'gift voucher',
+    'e-gift card',
     // Points, rewards and coupon redemption.
     'points',
     'loyalty card',
@@ -313,6 +316,11 @@ export const en: LanguageTable = {
     'percent',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'year',
+    'tax year',
+    'fiscal year',
+    'school year',
     'january',
     'february',
     'march',

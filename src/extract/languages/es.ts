@@ -90,6 +90,10 @@ export const es: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['es'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'tarjeta regalo',
+    'cheque regalo',
+    'tarjeta de regalo',
     'fidelidad',
     'gratis',
     'de regalo',
@@ -173,6 +177,9 @@ export const es: LanguageTable = {
     'años',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'año',
+    'ejercicio',
     'enero',
     'febrero',
     'marzo',

@@ -86,6 +86,11 @@ export const fr: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['est'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'carte cadeau',
+    'carte-cadeau',
+    "bon d'achat",
+    'chèque cadeau',
     'fidélité',
     'carte fidélité',
     'offert',
@@ -170,6 +175,9 @@ export const fr: LanguageTable = {
     'ans',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'année',
+    'exercice',
     'janvier',
     'février',
     'mars',

@@ -59,6 +59,11 @@ export const it: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['è'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'buono regalo',
+    'buono acquisto',
+    'codice buono',
+    'carta regalo',
     'fedeltà',
     'omaggio',
     'in regalo',
@@ -133,6 +138,9 @@ export const it: LanguageTable = {
     'anni',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'anno',
+    'esercizio',
     'gennaio',
     'febbraio',
     'marzo',

@@ -26,6 +26,10 @@ export const ja: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['は'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'ギフトカード',
+    'ギフト券',
+    '商品券',
     // Points, rewards and coupon redemption.
     'ポイント交換',
     '交換コード',

@@ -22,6 +22,10 @@ export const ko: LanguageTable = {
   warning: ['타인 노출 금지', '타인에게', '노출 금지', '공유하지', '절대'],
   alert: ['새로운 로그인', '로그인 알림'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    '기프트카드',
+    '상품권',
+    '기프티콘',
     // Points, rewards and coupon redemption.
     '포인트 교환',
     '교환 코드',

@@ -45,6 +45,9 @@ export const nl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'cadeaubon',
+    'cadeaukaart',
     'klantenkaart',
     'spaarkaart',
     'gratis',
@@ -120,6 +123,9 @@ export const nl: LanguageTable = {
     'jaar',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'jaar',
+    '*jaar',
     'januari',
     'februari',
     'maart',

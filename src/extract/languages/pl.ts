@@ -38,6 +38,10 @@ export const pl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'bon podarunkowy',
+    'karta podarunkowa',
+    'karty podarunkowej',
     'karta lojalnościowa',
     'gratis',
     'za darmo',
@@ -114,6 +118,9 @@ export const pl: LanguageTable = {
     'pkt',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'rok',
+    'roku',
     'stycznia',
     'lutego',
     'marca',

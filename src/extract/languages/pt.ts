@@ -62,6 +62,10 @@ export const pt: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'cartão presente',
+    'vale-presente',
+    'vale presente',
     'fidelidade',
     'grátis',
     'brinde',
@@ -140,6 +144,9 @@ export const pt: LanguageTable = {
     'anos',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'ano',
+    'exercício',
     'janeiro',
     'fevereiro',
     'março',

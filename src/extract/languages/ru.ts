@@ -34,6 +34,10 @@ export const ru: LanguageTable = {
   warning: ['не передавайте', 'никому не сообщайте', 'никому', 'не сообщайте', 'никогда не'],
   alert: ['новый вход', 'выполнен вход', 'попытка входа'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'подарочная карта',
+    'подарочной карты',
+    'подарочный сертификат',
     'бесплатн*',
     'в подарок',
     'бонусн*',
@@ -114,6 +118,10 @@ export const ru: LanguageTable = {
     'баллов',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'год',
+    'года',
+    'году',
     'января',
     'февраля',
     'марта',

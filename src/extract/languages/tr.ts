@@ -17,17 +17,20 @@ export const tr: LanguageTable = {
   auth: [
     'giriş*',
     'oturum aç',
-    'doğrula',
-    'doğrulama',
-    'onayla',
+    // Turkish builds words by suffixes: doğrula-mak, doğrula-yın, onayla-mak.
+    'doğrula*',
+    'onayla*',
     'onay',
     'kimlik doğrulama',
-    'etkinleştir',
+    'etkinleştir*',
   ],
-  click: ['açın', 'tıklayın', 'tıkla', 'dokun', 'buton*', 'düğme', 'bağlantı*', 'link'],
+  click: ['açın', 'tıklayın', 'tıkla*', 'dokun*', 'buton*', 'düğme', 'bağlantı*', 'link'],
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'hediye kartı',
+    'hediye çeki',
     'sadakat',
     'ücretsiz',
     'bedava',
@@ -72,6 +75,9 @@ export const tr: LanguageTable = {
   money: ['tutar*', 'bakiye', 'toplam', 'ödeme', 'ödemeniz', 'harcama', 'tl', 'lira', 'fiyat'],
   units: ['dakika', 'dk', 'saniye', 'sn', 'saat', 'gün', 'puan', 'gece'],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'yılı',
+    'yıl',
     'ocak',
     'şubat',
     'mart',

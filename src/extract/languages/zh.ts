@@ -43,6 +43,10 @@ export const zh: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['是'],
   promo: [
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    '礼品卡',
+    '礼券',
+    '购物卡',
     // Points, rewards and coupon redemption.
     '积分兑换',
     '会员卡',
