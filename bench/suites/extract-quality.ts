@@ -38,6 +38,7 @@ const SPLITS: readonly Split[] = [
   'heldout11',
   'heldout12',
   'heldout13',
+  'heldout14',
 ];
 
 interface SplitReport {
