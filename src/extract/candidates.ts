@@ -168,8 +168,16 @@ function emitChunk(text: string, ch: Chunk, out: CodeCandidate[]): void {
   if (lengths.length > 1 && lengths.some((l) => l < 2)) return;
   const extra: Evidence[] = [];
   if (ch.seps === '.' && lengths.length === 2) {
-    if (lengths[0] !== lengths[1] || lengths[0]! < 3) return;
+    // `52.813` is 52,813 written the continental way, or a code split by a dot ("52.813 é o seu
+    // código"): only a label touching it can say which. `12.5`-like decimals never qualify.
+    const thousands = lengths[1] === 3 && lengths[0]! <= 3;
+    if (!(lengths[0] === lengths[1] && lengths[0]! >= 3) && !thousands) return;
     extra.push({ weight: -1.2, reason: 'looks like a number with a thousands separator' });
+    // One number either way: the uneven split is the thousands grouping, not a doubt of its own.
+    if (thousands) {
+      emit(text, digits, ch.start, ch.end, [digits.length], '', false, out, false, extra);
+      return;
+    }
   }
   const date = dateShape(ch.groups, ch.seps);
   if (date !== null) extra.push(date);
@@ -185,6 +193,11 @@ function dateShape(groups: readonly string[], sep: string): Evidence | null {
   let date = false;
   if (lens === '2,2,4' || lens === '2,2,2') date = dm(nums[0]!, nums[1]!) || dm(nums[1]!, nums[0]!);
   if (lens === '4,2' || lens === '4,2,2') date = year(nums[0]!) && nums[1]! >= 1 && nums[1]! <= 12;
+  // "19-07-44" splits a code as often as it writes a date (two-digit years are rare with hyphens),
+  // so only a label decides it; dotted and four-digit-year forms stay dates.
+  if (date && sep === '-' && lens === '2,2,2') {
+    return { weight: -1, reason: 'shaped like a date with a two-digit year' };
+  }
   if (date) return { weight: -3, reason: 'shaped like a date' };
   if (sep === '-' && lens === '2,2' && nums[0]! <= 31 && nums[1]! <= 31) {
     return { weight: -0.8, reason: 'shaped like a range or day-month' };

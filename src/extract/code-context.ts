@@ -285,11 +285,11 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           });
         break;
       case 'phone':
-        if (left && adjacent)
+        if (left && adjacent && !insideCodeSubject(seg, h, cand))
           penalize('phone', { weight: -2.5, reason: `phone label ${label} before` });
         break;
       case 'address':
-        if (left && adjacent) {
+        if (left && adjacent && !insideCodeSubject(seg, h, cand)) {
           penalize('address', { weight: -2, reason: `address word ${label} before` });
         }
         // `1234 Main St`: a house number a couple of words before a street word.
@@ -413,6 +413,19 @@ function headsClause(seg: Segment, label: Hit, copula: Hit): boolean {
       h.start >= label.end &&
       h.end <= copula.start &&
       !LETTER_OR_DIGIT.test(seg.fold[h.end] ?? ''),
+  );
+}
+
+/**
+ * A word inside the subject of a clause that a code label heads and a copula closes on this
+ * number ("رمز التحقق لتفعيل الخدمات عبر الهاتف هو: 602 915", "the code for your phone is 4471")
+ * describes the code; it labels no number of its own, however close it stands to the copula.
+ */
+function insideCodeSubject(seg: Segment, word: Hit, cand: CodeCandidate): boolean {
+  const copula = copulaBefore(seg, cand);
+  if (copula === null || copula.start < word.end) return false;
+  return hitsBetween(seg.hits, word.start - LEFT_WINDOW, word.start).some(
+    (h) => h.cls === 'code' && h.end <= word.start && headsClause(seg, h, copula),
   );
 }
 

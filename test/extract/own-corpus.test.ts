@@ -24,6 +24,7 @@ const heldout10 = loadSplit('heldout10');
 const heldout11 = loadSplit('heldout11');
 const heldout12 = loadSplit('heldout12');
 const heldout13 = loadSplit('heldout13');
+const heldout14 = loadSplit('heldout14');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -42,6 +43,7 @@ describe('project corpus', () => {
       ...heldout11,
       ...heldout12,
       ...heldout13,
+      ...heldout14,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -103,6 +105,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout11)).toBe(HELDOUT11_SHA256);
     expect(sha(SPLITS.heldout12)).toBe(HELDOUT12_SHA256);
     expect(sha(SPLITS.heldout13)).toBe(HELDOUT13_SHA256);
+    expect(sha(SPLITS.heldout14)).toBe(HELDOUT14_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -207,6 +210,14 @@ describe('project corpus', () => {
     expect(s.invented).toBeLessThanOrEqual(1);
   });
 
+  test('the fourteenth held-out set (blind 182/190, 2 invented) is at least 99% exact and invents no code', () => {
+    const s = summarize(evaluate(heldout14));
+    expect(s.records).toBeGreaterThanOrEqual(185);
+    expect(s.negatives).toBeGreaterThanOrEqual(100);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBe(0);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -242,3 +253,5 @@ const HELDOUT11_SHA256 = '8e3124aada167c852e489afe79fe802e13aebd862b0fc693d6a791
 const HELDOUT12_SHA256 = 'bd333396adddafbb20bd6469e3eae45d7c139b585b905ce73adb0203c6a10b72';
 /** sha256 of corpus/latchkey-heldout-13.jsonl as committed in 7a7c639, before it was evaluated. */
 const HELDOUT13_SHA256 = '44697181de1503b4532d863446fee73bc481519ab350253a994ffda6d0864759';
+/** sha256 of corpus/latchkey-heldout-14.jsonl as committed in f16268e, before it was evaluated. */
+const HELDOUT14_SHA256 = '4d61f79d9e30106694465f117229b134e66093e7b01df4f0754edabe1302c010';

@@ -93,6 +93,9 @@ export const de: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['lautet', 'ist'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'vorzeigen',
+    'zeigen sie den code',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'geschenkkarte',
     'geschenkgutschein',

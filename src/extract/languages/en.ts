@@ -119,6 +119,11 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'show code',
+    'show the code',
+    'show it at',
+    'at the counter',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'gift voucher',
     'e-gift card',
@@ -162,6 +167,11 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    'confirmation #',
+    'confirmation no',
+    'order #',
+    'booking #',
+    'ref #',
     // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
     'collection code',
     'delivery code',

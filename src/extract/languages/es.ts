@@ -34,6 +34,11 @@ export const es: LanguageTable = {
     'teclea',
   ],
   auth: [
+    'valida',
+    'validá',
+    'validación',
+    'valídalo',
+    'valide',
     // A "magic link" is a sign-in link by name.
     'enlace mágico',
     'iniciar sesión',
@@ -90,6 +95,11 @@ export const es: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['es'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'presenta el código',
+    'muestra el código',
+    'en el mostrador',
+    'al presentar',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'tarjeta regalo',
     'cheque regalo',

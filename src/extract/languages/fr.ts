@@ -86,6 +86,10 @@ export const fr: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['est'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'sur présentation',
+    'présentez le code',
+    'au comptoir',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'carte cadeau',
     'carte-cadeau',

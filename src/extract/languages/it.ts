@@ -59,6 +59,10 @@ export const it: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['è'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'mostra il codice',
+    'presenta il codice',
+    'al banco',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'buono regalo',
     'buono acquisto',

@@ -26,6 +26,9 @@ export const ja: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['は'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'ご提示',
+    '提示してください',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'ギフトカード',
     'ギフト券',

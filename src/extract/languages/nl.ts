@@ -45,6 +45,9 @@ export const nl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'laat de code zien',
+    'toon de code',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'cadeaubon',
     'cadeaukaart',

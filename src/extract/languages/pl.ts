@@ -38,6 +38,9 @@ export const pl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'okaż kod',
+    'pokaż kod',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'bon podarunkowy',
     'karta podarunkowa',

@@ -62,6 +62,10 @@ export const pt: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'apresente o código',
+    'mostre o código',
+    'no balcão',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'cartão presente',
     'vale-presente',

@@ -34,6 +34,9 @@ export const ru: LanguageTable = {
   warning: ['не передавайте', 'никому не сообщайте', 'никому', 'не сообщайте', 'никогда не'],
   alert: ['новый вход', 'выполнен вход', 'попытка входа'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'покажите код',
+    'предъявите код',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'подарочная карта',
     'подарочной карты',

@@ -28,6 +28,9 @@ export const tr: LanguageTable = {
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'kodu gösterin',
+    'kodu göster',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     'hediye kartı',
     'hediye çeki',

@@ -43,6 +43,8 @@ export const zh: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['是'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    '出示',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
     '礼品卡',
     '礼券',
