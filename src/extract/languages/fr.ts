@@ -30,6 +30,14 @@ export const fr: LanguageTable = {
     'renseignez',
   ],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'connectez',
+    'validez',
+    'vérifie',
+    'confirme',
+    'activez',
+    'activation',
+    'authentifiez-vous',
     // A "magic link" is a sign-in link by name.
     'lien magique',
     'connexion',

@@ -16,6 +16,15 @@ export const it: LanguageTable = {
   ],
   enter: ['inserisci', 'inserire', 'inserisca', 'digita', 'usa', 'utilizza', 'utilizzi', 'immetti'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifichi',
+    'confermi',
+    'convalida',
+    'convalidare',
+    'autentica',
+    'autenticati',
+    'attivazione',
+    'identificati',
     'accedi',
     'accedere',
     'accesso',

@@ -18,6 +18,13 @@ export const nl: LanguageTable = {
   ],
   enter: ['voer', 'vul', 'invoeren', 'gebruik', 'typ', 'geef'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifieer',
+    'valideer',
+    'activeer',
+    'aanmelding',
+    'inloggen op',
+    'log je in',
     // A "magic link" is a sign-in link by name.
     'magische link',
     'inloggen',

@@ -17,6 +17,16 @@ export const pl: LanguageTable = {
   ],
   enter: ['wpisz', 'wprowadź', 'podaj', 'użyj', 'wpiszesz'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'zweryfikować',
+    'potwierdzić',
+    'aktywacja',
+    'aktywacji',
+    'uwierzytelnienie',
+    'uwierzytelniania',
+    'zaloguj się',
+    'logowaniu',
+    'zalogowania',
     'logowanie',
     'logowania',
     'zaloguj',

@@ -26,6 +26,18 @@ export const pt: LanguageTable = {
     'insere',
   ],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifica',
+    'confirma',
+    'ative',
+    'ativação',
+    'autenticar',
+    'autentique',
+    'faça login',
+    'fazer login',
+    'logar',
+    'entre na sua conta',
+    'identifique-se',
     // A "magic link" is a sign-in link by name; a "cadastro" (sign-up) is verified by a code.
     'link mágico',
     'cadastro',

@@ -15,6 +15,13 @@ export const ru: LanguageTable = {
   ],
   enter: ['введите', 'введи', 'укажите', 'используйте', 'наберите'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'подтверд*',
+    'авторизу*',
+    'верифик*',
+    'активир*',
+    'аутентифик*',
+    'войдите в',
     'вход',
     'входа',
     'войти',

@@ -24,6 +24,12 @@ export const zh: LanguageTable = {
   ],
   enter: ['输入', '填写', '輸入', '使用'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    '登錄',
+    '校验',
+    '核验',
+    '实名',
+    '安全验证',
     '登录',
     '登陆',
     '登入',
