@@ -48,6 +48,7 @@ export const SPLITS = {
   heldout12: fileURLToPath(new URL('../../corpus/latchkey-heldout-12.jsonl', import.meta.url)),
   heldout13: fileURLToPath(new URL('../../corpus/latchkey-heldout-13.jsonl', import.meta.url)),
   heldout14: fileURLToPath(new URL('../../corpus/latchkey-heldout-14.jsonl', import.meta.url)),
+  heldout15: fileURLToPath(new URL('../../corpus/latchkey-heldout-15.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

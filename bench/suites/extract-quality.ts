@@ -39,6 +39,7 @@ const SPLITS: readonly Split[] = [
   'heldout12',
   'heldout13',
   'heldout14',
+  'heldout15',
 ];
 
 interface SplitReport {
