@@ -25,6 +25,7 @@ const heldout11 = loadSplit('heldout11');
 const heldout12 = loadSplit('heldout12');
 const heldout13 = loadSplit('heldout13');
 const heldout14 = loadSplit('heldout14');
+const heldout15 = loadSplit('heldout15');
 
 describe('project corpus', () => {
   test('holds at least 150 records, each tagged with one of the five families', () => {
@@ -44,6 +45,7 @@ describe('project corpus', () => {
       ...heldout12,
       ...heldout13,
       ...heldout14,
+      ...heldout15,
     ];
     expect(own.length).toBeGreaterThanOrEqual(150);
     for (const r of own) expect(FAMILIES).toContain(familyOf(r));
@@ -106,6 +108,7 @@ describe('project corpus', () => {
     expect(sha(SPLITS.heldout12)).toBe(HELDOUT12_SHA256);
     expect(sha(SPLITS.heldout13)).toBe(HELDOUT13_SHA256);
     expect(sha(SPLITS.heldout14)).toBe(HELDOUT14_SHA256);
+    expect(sha(SPLITS.heldout15)).toBe(HELDOUT15_SHA256);
   });
 
   test('the held-out part is at least 99% exact and invents no code', () => {
@@ -218,6 +221,17 @@ describe('project corpus', () => {
     expect(s.invented).toBe(0);
   });
 
+  // Written by a second independent author. 198/200 after its misses were read: email-2110 asks
+  // for "the 4 digits after KX-" and is read as KX4827; email-2134, a calendar invite, has its
+  // dial-in PIN taken for a code at 0.444.
+  test('the fifteenth held-out set (blind 191/200, 7 invented) is at least 99% exact', () => {
+    const s = summarize(evaluate(heldout15));
+    expect(s.records).toBeGreaterThanOrEqual(195);
+    expect(s.negatives).toBeGreaterThanOrEqual(100);
+    expect(s.exactRate).toBeGreaterThanOrEqual(0.99);
+    expect(s.invented).toBeLessThanOrEqual(1);
+  });
+
   test('the shared development corpus is at least 99.5% exact and invents no code', () => {
     const s = summarize(evaluate(loadSplit('dev')));
     expect(s.records).toBeGreaterThan(0);
@@ -255,3 +269,5 @@ const HELDOUT12_SHA256 = 'bd333396adddafbb20bd6469e3eae45d7c139b585b905ce73adb02
 const HELDOUT13_SHA256 = '44697181de1503b4532d863446fee73bc481519ab350253a994ffda6d0864759';
 /** sha256 of corpus/latchkey-heldout-14.jsonl as committed in f16268e, before it was evaluated. */
 const HELDOUT14_SHA256 = '4d61f79d9e30106694465f117229b134e66093e7b01df4f0754edabe1302c010';
+/** sha256 of corpus/latchkey-heldout-15.jsonl as committed in 2f5ad3b, before it was evaluated. */
+const HELDOUT15_SHA256 = '171602347ec1e1d49deaf98cd33db0023a315b6265d8a061bce82ef07f9b4834';

@@ -119,6 +119,17 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'to the driver',
+    'with your driver',
+    'to your driver',
+    'to the courier',
+    'to the rider',
+    'to the delivery driver',
+    'hand-over',
+    'handover',
+    'open with pin',
+    'open the locker',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'show code',
     'show the code',
@@ -167,6 +178,13 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // Number-transfer, locker, zone and delivery-confirmation codes name things, not sign-ins.
+    'transfer pin',
+    'number transfer',
+    'port-out pin',
+    'locker',
+    'zone',
+    'delivery confirmation',
     'confirmation #',
     'confirmation no',
     'order #',

@@ -52,6 +52,9 @@ export const nl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'aan de bezorger',
+    'aan de chauffeur',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'laat de code zien',
     'toon de code',

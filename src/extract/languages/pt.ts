@@ -74,6 +74,9 @@ export const pt: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'ao entregador',
+    'ao motorista',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'apresente o código',
     'mostre o código',
