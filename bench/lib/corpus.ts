@@ -49,6 +49,7 @@ export const SPLITS = {
   heldout13: fileURLToPath(new URL('../../corpus/latchkey-heldout-13.jsonl', import.meta.url)),
   heldout14: fileURLToPath(new URL('../../corpus/latchkey-heldout-14.jsonl', import.meta.url)),
   heldout15: fileURLToPath(new URL('../../corpus/latchkey-heldout-15.jsonl', import.meta.url)),
+  heldout16: fileURLToPath(new URL('../../corpus/latchkey-heldout-16.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

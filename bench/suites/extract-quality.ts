@@ -40,6 +40,7 @@ const SPLITS: readonly Split[] = [
   'heldout13',
   'heldout14',
   'heldout15',
+  'heldout16',
 ];
 
 interface SplitReport {
