@@ -97,6 +97,12 @@ export const en: LanguageTable = {
     'never',
   ],
   alert: [
+    // A code reported as spent or expired is not one to type.
+    'has expired',
+    'expired',
+    'was used',
+    'has been used',
+    'is no longer valid',
     'new login',
     'new sign-in',
     'new sign in',
@@ -178,6 +184,14 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // Codes of places, receipts and keys: gates, doors, card approvals, API keys.
+    'gate code',
+    'door code',
+    'entry code',
+    'keypad code',
+    'alarm code',
+    'lockbox',
+    'api key',
     // Number-transfer, locker, zone and delivery-confirmation codes name things, not sign-ins.
     'transfer pin',
     'number transfer',

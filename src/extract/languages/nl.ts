@@ -48,7 +48,7 @@ export const nl: LanguageTable = {
     'niet delen',
     'deel nooit',
   ],
-  alert: ['nieuwe login', 'nieuwe aanmelding', 'inlogpoging'],
+  alert: ['is verlopen', 'verlopen', 'nieuwe login', 'nieuwe aanmelding', 'inlogpoging'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
@@ -79,6 +79,9 @@ export const nl: LanguageTable = {
     'coupon',
   ],
   reference: [
+    'ophalen met code',
+    'afhalen met code',
+    'ophaalpunt',
     // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
     'ophaalcode',
     'afhaalcode',

@@ -44,7 +44,7 @@ export const pl: LanguageTable = {
   ],
   click: ['otwórz', 'kliknij', 'dotknij', 'przycisk', 'link', 'poniżej'],
   warning: ['nie przekazuj', 'nikomu', 'nie udostępniaj', 'nigdy nie prosimy', 'nigdy'],
-  alert: ['nowe logowanie', 'próba logowania'],
+  alert: ['wygasł', 'stracił ważność', 'nowe logowanie', 'próba logowania'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [

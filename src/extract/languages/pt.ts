@@ -70,10 +70,19 @@ export const pt: LanguageTable = {
     'não informe',
     'nunca',
   ],
-  alert: ['novo acesso', 'novo login', 'tentativa de acesso', 'foi adicionada'],
+  alert: [
+    'expirou',
+    'está expirado',
+    'novo acesso',
+    'novo login',
+    'tentativa de acesso',
+    'foi adicionada',
+  ],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    'resgate',
+    'resgatar',
     // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
     'ao entregador',
     'ao motorista',
