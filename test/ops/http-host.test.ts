@@ -31,6 +31,26 @@ describe('operations endpoints', () => {
     expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
     expect(text).toMatch(/nodejs_eventloop_lag_seconds/);
   });
+
+  test('/metrics counts every request of a route and status, and each status apart', async () => {
+    const count = async (path: string, status: number) => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_request_duration_seconds_count{') &&
+            l.includes('method="GET"') &&
+            l.includes(`route="${path}"`) &&
+            l.includes(`status_code="${status}"`),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await count('/v1/sessions/:id', 401);
+    for (let i = 0; i < 3; i++) await (await fetch(`${t.baseUrl}/v1/sessions/ses_x`)).arrayBuffer();
+    expect(await count('/v1/sessions/:id', 401)).toBe(before + 3);
+    expect(await count('/v1/sessions/:id', 200)).toBe(0);
+  });
 });
 
 describe('the HTTP host', () => {
