@@ -6,26 +6,29 @@
 import { randomBytes } from 'node:crypto';
 import { p } from '@mikro-orm/core';
 
-/** Bytes of the CSPRNG drawn at once for ids; each id takes the next 16 and none is reused. */
-const ID_POOL_BYTES = 4096;
-let idPool = Buffer.alloc(0);
-let idOffset = 0;
+/** Bytes of the CSPRNG drawn at once for ids and tokens; each byte is handed out once. */
+const RANDOM_POOL_BYTES = 4096;
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
 
 /**
- * A random, URL-safe, prefixed identifier (128 bits of randomness). The bytes come from
- * `randomBytes` as before, drawn 4 KiB at a time (as Node's own `randomUUID` buffers them): one
- * call into the CSPRNG per 256 ids instead of one per id, which was a measurable share of an
- * open's CPU (issue 16).
+ * `length` bytes from the CSPRNG, drawn 4 KiB at a time (as Node's own `randomUUID`
+ * buffers them): one `randomBytes` call per 4 KiB instead of one per id, which was a measurable
+ * share of an open's CPU (issue 16). A view onto bytes no other caller is given; read it before
+ * the next call (it is not copied).
  */
-export function newId(prefix: string): string {
-  if (idOffset + 16 > idPool.length) {
-    idPool = randomBytes(ID_POOL_BYTES);
-    idOffset = 0;
+export function pooledRandomBytes(length: number): Buffer {
+  if (randomOffset + length > randomPool.length) {
+    randomPool = randomBytes(Math.max(RANDOM_POOL_BYTES, length));
+    randomOffset = 0;
   }
-  const id = idPool.toString('base64url', idOffset, idOffset + 16);
-  idOffset += 16;
-  return `${prefix}_${id}`;
+  const bytes = randomPool.subarray(randomOffset, randomOffset + length);
+  randomOffset += length;
+  return bytes;
 }
+
+/** A random, URL-safe, prefixed identifier (128 bits of randomness). */
+export const newId = (prefix: string) => `${prefix}_${pooledRandomBytes(16).toString('base64url')}`;
 
 export const baseProperties = (prefix: string) => ({
   id: p
