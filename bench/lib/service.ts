@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,17 @@ export function baselineTree(ref: string): { root: string; commit: string; remov
   const commit = execFileSync('git', ['rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
   const root = mkdtempSync(path.join(tmpdir(), 'latchkey-baseline-'));
   execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${root}"`]);
-  symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'));
+  // The baseline runs on this checkout's packages when its lockfile is the same; when the
+  // dependencies changed in between (a package swapped, say), it gets its own `npm ci`.
+  const lock = (dir: string) => readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+  if (lock(root) === lock('.')) {
+    symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'));
+  } else {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  }
   return { root, commit, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
