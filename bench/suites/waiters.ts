@@ -373,6 +373,9 @@ async function start(target: Target, name: string): Promise<Running> {
     env: {
       TWILIO_AUTH_TOKEN: TOKEN,
       BENCH_LOOP_FILE: loopFile,
+      // 10,000 waiters plus the measured ones, the webhooks and the arming reads: the default
+      // limit of open connections (10,000) would drop the ones past it at accept.
+      HTTP_MAX_CONNECTIONS: '12000',
       // Sessions are opened once and outlive every phase of the run.
       SESSION_TTL: '7200',
       // 12,000 fictional numbers: 555-0100…0199 in 120 area codes.
@@ -445,6 +448,8 @@ async function warm(face: Face, running: Running, agent: Agent, target: Target) 
 
 interface Level {
   waiters: number;
+  /** Idle waiters whose connection failed while the level was armed, armed again. */
+  rearmed: number;
   rssMiB: number;
   bytesPerWaiter: number;
   verdictMs: Stats;
@@ -455,7 +460,7 @@ interface Level {
 
 async function curve(face: Face, target: Target) {
   const running = await start(target, face);
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const pid = running.service.child.pid!;
   const idleWaiters: Waiter[] = [];
   const { measuredAt } = layout();
@@ -474,9 +479,20 @@ async function curve(face: Face, target: Target) {
         )),
       );
       await sleep(SETTLE_MS + level / 5);
+      // A wait whose connection failed (not one the server answered with an error) is armed
+      // again and counted: the level must hold `level` waiters when it is measured.
+      let rearmed = 0;
+      for (const [i, w] of idleWaiters.entries()) {
+        const error = w.failed();
+        if (!error) continue;
+        if (/answered|closed|errors/.test(error.message)) {
+          throw new Error(`idle waiter ${i} failed: ${error.message}`);
+        }
+        [idleWaiters[i]] = await arm(face, running.service, agent, [target.sessions[i]!]);
+        rearmed++;
+      }
+      if (rearmed) await sleep(1000);
       const resident = await rss(pid);
-      const failed = idleWaiters.map((w) => w.failed()).filter(Boolean);
-      if (failed.length) throw new Error(`${failed.length} idle waiters failed: ${failed[0]}`);
       // The measured waiters, on sessions of their own, all armed before the first delivery.
       const first = measuredAt(level);
       const measured = target.sessions.slice(first, first + DELIVERIES);
@@ -501,6 +517,7 @@ async function curve(face: Face, target: Target) {
       for (const w of waiters) w.close();
       const figures: Level = {
         waiters: level,
+        rearmed,
         rssMiB: round(resident / 2 ** 20, 1),
         bytesPerWaiter: Math.round((resident - idle) / level),
         verdictMs: stats(verdict),
@@ -524,7 +541,7 @@ async function curve(face: Face, target: Target) {
 async function burst(running: Running, target: Target) {
   const { burstAt } = layout();
   const sessions = target.sessions.slice(burstAt, burstAt + BURST);
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   try {
     const waiters = await arm('long-poll', running.service, agent, sessions);
     const codes = sessions.map(() => nextCode());
@@ -609,7 +626,7 @@ export async function run() {
       for (const t of targets) {
         const running = await start(t, 'burst');
         runningFor.set(t, running);
-        const agent = new Agent({ keepAlive: true });
+        const agent = new Agent({ keepAlive: false });
         await warm('long-poll', running, agent, t);
         agent.destroy();
         // One unmeasured round: the pool's connections opened and their statements prepared.
