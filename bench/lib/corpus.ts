@@ -46,6 +46,8 @@ export const SPLITS = {
   heldout10: fileURLToPath(new URL('../../corpus/latchkey-heldout-10.jsonl', import.meta.url)),
   heldout11: fileURLToPath(new URL('../../corpus/latchkey-heldout-11.jsonl', import.meta.url)),
   heldout12: fileURLToPath(new URL('../../corpus/latchkey-heldout-12.jsonl', import.meta.url)),
+  heldout13: fileURLToPath(new URL('../../corpus/latchkey-heldout-13.jsonl', import.meta.url)),
+  heldout14: fileURLToPath(new URL('../../corpus/latchkey-heldout-14.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

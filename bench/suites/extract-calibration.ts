@@ -40,6 +40,8 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout10', commit: '32e420a' },
   { split: 'heldout11', commit: '9f87a25' },
   { split: 'heldout12', commit: '3a9d3ca' },
+  { split: 'heldout13', commit: 'e3057a5' },
+  { split: 'heldout14', commit: 'f16268e' },
 ];
 
 interface Extractor {

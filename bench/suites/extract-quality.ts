@@ -37,6 +37,8 @@ const SPLITS: readonly Split[] = [
   'heldout10',
   'heldout11',
   'heldout12',
+  'heldout13',
+  'heldout14',
 ];
 
 interface SplitReport {

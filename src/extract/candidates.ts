@@ -141,6 +141,8 @@ function scanNumber(text: string, start: number, out: CodeCandidate[]): number {
     p = next.end;
   }
   if (run.length === 1) {
+    const cells = scanCellGroups(text, first, out);
+    if (cells > first.end) return cells;
     emitChunk(text, first, out);
     return first.end;
   }
@@ -166,8 +168,16 @@ function emitChunk(text: string, ch: Chunk, out: CodeCandidate[]): void {
   if (lengths.length > 1 && lengths.some((l) => l < 2)) return;
   const extra: Evidence[] = [];
   if (ch.seps === '.' && lengths.length === 2) {
-    if (lengths[0] !== lengths[1] || lengths[0]! < 3) return;
+    // `52.813` is 52,813 written the continental way, or a code split by a dot ("52.813 é o seu
+    // código"): only a label touching it can say which. `12.5`-like decimals never qualify.
+    const thousands = lengths[1] === 3 && lengths[0]! <= 3;
+    if (!(lengths[0] === lengths[1] && lengths[0]! >= 3) && !thousands) return;
     extra.push({ weight: -1.2, reason: 'looks like a number with a thousands separator' });
+    // One number either way: the uneven split is the thousands grouping, not a doubt of its own.
+    if (thousands) {
+      emit(text, digits, ch.start, ch.end, [digits.length], '', false, out, false, extra);
+      return;
+    }
   }
   const date = dateShape(ch.groups, ch.seps);
   if (date !== null) extra.push(date);
@@ -183,6 +193,11 @@ function dateShape(groups: readonly string[], sep: string): Evidence | null {
   let date = false;
   if (lens === '2,2,4' || lens === '2,2,2') date = dm(nums[0]!, nums[1]!) || dm(nums[1]!, nums[0]!);
   if (lens === '4,2' || lens === '4,2,2') date = year(nums[0]!) && nums[1]! >= 1 && nums[1]! <= 12;
+  // "19-07-44" splits a code as often as it writes a date (two-digit years are rare with hyphens),
+  // so only a label decides it; dotted and four-digit-year forms stay dates.
+  if (date && sep === '-' && lens === '2,2,2') {
+    return { weight: -1, reason: 'shaped like a date with a two-digit year' };
+  }
   if (date) return { weight: -3, reason: 'shaped like a date' };
   if (sep === '-' && lens === '2,2' && nums[0]! <= 31 && nums[1]! <= 31) {
     return { weight: -0.8, reason: 'shaped like a range or day-month' };
@@ -282,6 +297,39 @@ function isMasked(text: string, start: number): boolean {
     return prev !== '';
   }
   return false;
+}
+
+/**
+ * Groups of 2–3 digits shown in cells or lines of their own (`60 | 33 | 81` in a table reads as
+ * "60\n\n33\n\n81"): as with one digit per cell, the layout splits one code. Groups must be of one
+ * length (a code split evenly), 2–4 of them, nothing but line breaks and spaces between; the
+ * value, like any candidate, still needs a label or a request to type it to be chosen.
+ */
+function scanCellGroups(text: string, first: Chunk, out: CodeCandidate[]): number {
+  const size = first.groups[0]!.length;
+  if (size > 3 || isAlnum(text.charCodeAt(first.start - 1))) return first.end;
+  let digits = first.groups[0]!;
+  let p = first.end;
+  let end = first.end;
+  let broken = false;
+  for (;;) {
+    let q = p;
+    while (q < text.length && q - p < 4 && (text[q] === ' ' || text[q] === '\n')) q += 1;
+    if (q === p || !isDigit(text.charCodeAt(q))) break;
+    const next = readChunk(text, q);
+    if (next === null || next.seps !== '' || next.groups[0]!.length !== size) break;
+    if (isAlnum(text.charCodeAt(next.end))) break;
+    if (text.slice(p, q).includes('\n')) broken = true;
+    digits += next.groups[0]!;
+    p = next.end;
+    end = p;
+    if (digits.length > 8) return first.end;
+  }
+  if (!broken || digits.length < 4) return first.end;
+  emit(text, digits, first.start, end, [digits.length], '', false, out, false, [
+    { weight: -0.6, reason: 'groups shown in cells of their own' },
+  ]);
+  return end;
 }
 
 /** Digits shown one by one (`4 8 2 9 1 3`, or one per table cell in HTML). */

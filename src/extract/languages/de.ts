@@ -93,6 +93,12 @@ export const de: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['lautet', 'ist'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'vorzeigen',
+    'zeigen sie den code',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'geschenkkarte',
+    'geschenkgutschein',
     'treuekarte',
     'treuepunkte',
     'treue*',
@@ -117,6 +123,10 @@ export const de: LanguageTable = {
     'kostenlos',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'abholnummer',
+    'packstation',
+    'zustellcode',
     'buchungscode',
     'abholcode',
     'benutzer',
@@ -192,6 +202,11 @@ export const de: LanguageTable = {
     'uhr',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'jahr',
+    '*jahr',
+    'jahres',
+    '*jahres',
     'januar',
     'februar',
     'märz',
@@ -225,6 +240,9 @@ export const de: LanguageTable = {
   ],
   address: ['straße', 'str', 'strasse', 'platz', 'weg', 'allee', 'postfach'],
   avoid: [
+    'bewerten sie',
+    'bewerte',
+    'bewertung abgeben',
     'abmelden',
     'abbestellen',
     'datenschutz',

@@ -119,6 +119,16 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'show code',
+    'show the code',
+    'show it at',
+    'at the counter',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'gift voucher',
+    'e-gift card',
+    // Points, rewards and coupon redemption.
+    'points',
     'loyalty card',
     'is on us',
     'on the house',
@@ -157,6 +167,15 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    'confirmation #',
+    'confirmation no',
+    'order #',
+    'booking #',
+    'ref #',
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'collection code',
+    'delivery code',
+    'parcel locker',
     // A passenger name record: the booking, in every language ("codice PNR", "PNR kodu").
     'pnr',
     'booking code',
@@ -307,6 +326,11 @@ export const en: LanguageTable = {
     'percent',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'year',
+    'tax year',
+    'fiscal year',
+    'school year',
     'january',
     'february',
     'march',
@@ -367,6 +391,13 @@ export const en: LanguageTable = {
     'plaza',
   ],
   avoid: [
+    // Review and rating prompts: the link asks for an opinion, never a sign-in.
+    'rate our app',
+    'rate us',
+    'rate your',
+    'leave a review',
+    'write a review',
+    'review us',
     'unsubscribe',
     'opt out',
     'opt-out',

@@ -34,6 +34,23 @@ export const es: LanguageTable = {
     'teclea',
   ],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'accedé',
+    'ingresá a tu cuenta',
+    'verificá',
+    'confirmá',
+    'iniciá sesión',
+    'autentica',
+    'autentícate',
+    'activación',
+    'identifícate',
+    'valida tu',
+    'valida el',
+    'valida la',
+    'valida tus',
+    'validá',
+    'validación',
+    'valídalo',
     // A "magic link" is a sign-in link by name.
     'enlace mágico',
     'iniciar sesión',
@@ -90,6 +107,15 @@ export const es: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['es'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'presenta el código',
+    'muestra el código',
+    'en el mostrador',
+    'al presentar',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'tarjeta regalo',
+    'cheque regalo',
+    'tarjeta de regalo',
     'fidelidad',
     'gratis',
     'de regalo',
@@ -111,6 +137,9 @@ export const es: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
+    'código de retiro',
     'código de reserva',
     'código de recogida',
     'usuario',
@@ -170,6 +199,9 @@ export const es: LanguageTable = {
     'años',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'año',
+    'ejercicio',
     'enero',
     'febrero',
     'marzo',
@@ -210,6 +242,11 @@ export const es: LanguageTable = {
     'depto',
   ],
   avoid: [
+    'califica',
+    'califícanos',
+    'valora',
+    'deja tu opinión',
+    'deja una reseña',
     'darse de baja',
     'darte de baja',
     'cancelar suscripción',

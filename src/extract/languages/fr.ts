@@ -30,6 +30,14 @@ export const fr: LanguageTable = {
     'renseignez',
   ],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'connectez',
+    'validez',
+    'vérifie',
+    'confirme',
+    'activez',
+    'activation',
+    'authentifiez-vous',
     // A "magic link" is a sign-in link by name.
     'lien magique',
     'connexion',
@@ -86,6 +94,15 @@ export const fr: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['est'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'sur présentation',
+    'présentez le code',
+    'au comptoir',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'carte cadeau',
+    'carte-cadeau',
+    "bon d'achat",
+    'chèque cadeau',
     'fidélité',
     'carte fidélité',
     'offert',
@@ -111,6 +128,9 @@ export const fr: LanguageTable = {
     'gratuit',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'code de livraison',
+    'code de consigne',
     'code de réservation',
     'code de retrait',
     'utilisateur',
@@ -167,6 +187,9 @@ export const fr: LanguageTable = {
     'ans',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'année',
+    'exercice',
     'janvier',
     'février',
     'mars',
@@ -195,6 +218,10 @@ export const fr: LanguageTable = {
   ],
   address: ['rue', 'avenue', 'bd', 'boulevard', 'cedex', 'bp', 'allée', 'chemin', 'place'],
   avoid: [
+    'notez',
+    'évaluez',
+    'donnez votre avis',
+    'laissez un avis',
     'se désabonner',
     'désabonner',
     'désinscrire',

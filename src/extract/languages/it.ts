@@ -16,6 +16,15 @@ export const it: LanguageTable = {
   ],
   enter: ['inserisci', 'inserire', 'inserisca', 'digita', 'usa', 'utilizza', 'utilizzi', 'immetti'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifichi',
+    'confermi',
+    'convalida',
+    'convalidare',
+    'autentica',
+    'autenticati',
+    'attivazione',
+    'identificati',
     'accedi',
     'accedere',
     'accesso',
@@ -59,6 +68,15 @@ export const it: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['è'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'mostra il codice',
+    'presenta il codice',
+    'al banco',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'buono regalo',
+    'buono acquisto',
+    'codice buono',
+    'carta regalo',
     'fedeltà',
     'omaggio',
     'in regalo',
@@ -79,6 +97,8 @@ export const it: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'codice di consegna',
     'codice pnr',
     'codice prenotazione',
     'codice di prenotazione',
@@ -131,6 +151,9 @@ export const it: LanguageTable = {
     'anni',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'anno',
+    'esercizio',
     'gennaio',
     'febbraio',
     'marzo',
@@ -165,6 +188,10 @@ export const it: LanguageTable = {
   ],
   address: ['via', 'viale', 'piazza', 'corso', 'cap', 'scala', 'interno'],
   avoid: [
+    'valutaci',
+    'valuta la nostra app',
+    'lascia una recensione',
+    'recensione',
     'annulla iscrizione',
     'disiscriviti',
     'cancellati',

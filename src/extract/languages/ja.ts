@@ -26,6 +26,17 @@ export const ja: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['は'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'ご提示',
+    '提示してください',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'ギフトカード',
+    'ギフト券',
+    '商品券',
+    // Points, rewards and coupon redemption.
+    'ポイント交換',
+    '交換コード',
+    'クーポンコード',
     'ポイントカード',
     '無料',
     'プレゼント',
@@ -40,6 +51,11 @@ export const ja: LanguageTable = {
     'プロモーション',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    '受取コード',
+    '受け取りコード',
+    '受取番号',
+    '宅配ボックス',
     // A booking code names the booking, not a one-time code ("予約コード" holds "コード").
     '予約コード',
     '伝票番号',
@@ -66,6 +82,8 @@ export const ja: LanguageTable = {
   dates: ['月曜', '火曜', '水曜', '木曜', '金曜', '土曜', '日曜'],
   address: ['〒', '丁目', '番地'],
   avoid: [
+    'レビュー',
+    '評価してください',
     '配信停止',
     '登録解除',
     'プライバシー',

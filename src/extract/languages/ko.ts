@@ -17,11 +17,20 @@ export const ko: LanguageTable = {
     '코드',
   ],
   enter: ['입력'],
-  auth: ['로그인', '인증', '본인확인', '본인 확인', '확인', '가입'],
+  auth: ['접속', '활성화', '본인인증', '로그인', '인증', '본인확인', '본인 확인', '확인', '가입'],
   click: ['열어', '클릭', '누르', '버튼', '링크', '아래'],
   warning: ['타인 노출 금지', '타인에게', '노출 금지', '공유하지', '절대'],
   alert: ['새로운 로그인', '로그인 알림'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    '제시해',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    '기프트카드',
+    '상품권',
+    '기프티콘',
+    // Points, rewards and coupon redemption.
+    '포인트 교환',
+    '교환 코드',
     '무료',
     '증정',
     '추천인 코드',
@@ -38,6 +47,12 @@ export const ko: LanguageTable = {
     '혜택',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    '수령 코드',
+    '수령코드',
+    '픽업 코드',
+    '픽업코드',
+    '수령번호',
     // A booking code names the booking, not a one-time code ("예약코드" holds "코드").
     '예약코드',
     '예약 코드',
@@ -62,6 +77,8 @@ export const ko: LanguageTable = {
   dates: ['월요일', '화요일', '수요일', '목요일', '금요일', '토요일', '일요일'],
   address: [],
   avoid: [
+    '리뷰',
+    '평가해',
     '수신거부',
     '수신 거부',
     '구독 취소',

@@ -18,6 +18,13 @@ export const nl: LanguageTable = {
   ],
   enter: ['voer', 'vul', 'invoeren', 'gebruik', 'typ', 'geef'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifieer',
+    'valideer',
+    'activeer',
+    'aanmelding',
+    'inloggen op',
+    'log je in',
     // A "magic link" is a sign-in link by name.
     'magische link',
     'inloggen',
@@ -45,6 +52,12 @@ export const nl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'laat de code zien',
+    'toon de code',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'cadeaubon',
+    'cadeaukaart',
     'klantenkaart',
     'spaarkaart',
     'gratis',
@@ -63,6 +76,10 @@ export const nl: LanguageTable = {
     'coupon',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'ophaalcode',
+    'afhaalcode',
+    'bezorgcode',
     'bestelling',
     'bestelnummer',
     'ordernummer',
@@ -116,6 +133,9 @@ export const nl: LanguageTable = {
     'jaar',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'jaar',
+    '*jaar',
     'januari',
     'februari',
     'maart',
@@ -149,6 +169,9 @@ export const nl: LanguageTable = {
   ],
   address: ['straat', 'laan', 'plein', 'weg', 'postbus'],
   avoid: [
+    'beoordeel',
+    'laat een review achter',
+    'recensie',
     'afmelden',
     'uitschrijven',
     'privacy',

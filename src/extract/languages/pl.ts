@@ -17,6 +17,16 @@ export const pl: LanguageTable = {
   ],
   enter: ['wpisz', 'wprowadź', 'podaj', 'użyj', 'wpiszesz'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'zweryfikować',
+    'potwierdzić',
+    'aktywacja',
+    'aktywacji',
+    'uwierzytelnienie',
+    'uwierzytelniania',
+    'zaloguj się',
+    'logowaniu',
+    'zalogowania',
     'logowanie',
     'logowania',
     'zaloguj',
@@ -38,6 +48,13 @@ export const pl: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'okaż kod',
+    'pokaż kod',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'bon podarunkowy',
+    'karta podarunkowa',
+    'karty podarunkowej',
     'karta lojalnościowa',
     'gratis',
     'za darmo',
@@ -57,6 +74,10 @@ export const pl: LanguageTable = {
     'gratis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'kod odbioru',
+    'paczkomat',
+    'kod nadania',
     'zamówienie',
     'zamówienia',
     'numer zamówienia',
@@ -110,6 +131,9 @@ export const pl: LanguageTable = {
     'pkt',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'rok',
+    'roku',
     'stycznia',
     'lutego',
     'marca',
@@ -144,6 +168,9 @@ export const pl: LanguageTable = {
   ],
   address: ['ul', 'ulica', 'al', 'aleja', 'lok'],
   avoid: [
+    'oceń',
+    'wystaw opinię',
+    'opinię',
     'wypisz się',
     'rezygnacja',
     'anuluj subskrypcję',

@@ -26,6 +26,18 @@ export const pt: LanguageTable = {
     'insere',
   ],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'verifica',
+    'confirma',
+    'ative',
+    'ativação',
+    'autenticar',
+    'autentique',
+    'faça login',
+    'fazer login',
+    'logar',
+    'entre na sua conta',
+    'identifique-se',
     // A "magic link" is a sign-in link by name; a "cadastro" (sign-up) is verified by a code.
     'link mágico',
     'cadastro',
@@ -62,6 +74,14 @@ export const pt: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'apresente o código',
+    'mostre o código',
+    'no balcão',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'cartão presente',
+    'vale-presente',
+    'vale presente',
     'fidelidade',
     'grátis',
     'brinde',
@@ -80,6 +100,8 @@ export const pt: LanguageTable = {
     'frete grátis',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'código de entrega',
     'código de reserva',
     'código de retirada',
     'usuário',
@@ -138,6 +160,9 @@ export const pt: LanguageTable = {
     'anos',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'ano',
+    'exercício',
     'janeiro',
     'fevereiro',
     'março',
@@ -167,6 +192,9 @@ export const pt: LanguageTable = {
   ],
   address: ['rua', 'avenida', 'av', 'cep', 'bairro', 'andar', 'sala'],
   avoid: [
+    'avalie',
+    'deixe sua avaliação',
+    'avaliação',
     'descadastrar',
     'cancelar inscrição',
     'cancelar assinatura',

@@ -15,6 +15,13 @@ export const ru: LanguageTable = {
   ],
   enter: ['введите', 'введи', 'укажите', 'используйте', 'наберите'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    'подтверд*',
+    'авторизу*',
+    'верифик*',
+    'активир*',
+    'аутентифик*',
+    'войдите в',
     'вход',
     'входа',
     'войти',
@@ -34,6 +41,13 @@ export const ru: LanguageTable = {
   warning: ['не передавайте', 'никому не сообщайте', 'никому', 'не сообщайте', 'никогда не'],
   alert: ['новый вход', 'выполнен вход', 'попытка входа'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'покажите код',
+    'предъявите код',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'подарочная карта',
+    'подарочной карты',
+    'подарочный сертификат',
     'бесплатн*',
     'в подарок',
     'бонусн*',
@@ -52,6 +66,10 @@ export const ru: LanguageTable = {
     'бесплатно',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'код получения',
+    'код для получения',
+    'постамат',
     'заказ',
     'заказа',
     'номер заказа',
@@ -110,6 +128,10 @@ export const ru: LanguageTable = {
     'баллов',
   ],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'год',
+    'года',
+    'году',
     'января',
     'февраля',
     'марта',
@@ -132,6 +154,9 @@ export const ru: LanguageTable = {
   ],
   address: ['ул', 'улица', 'проспект', 'кв'],
   avoid: [
+    'оцените',
+    'оставьте отзыв',
+    'отзыв',
     'отписаться',
     'отказаться от рассылки',
     'конфиденциальности',

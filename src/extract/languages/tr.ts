@@ -17,17 +17,23 @@ export const tr: LanguageTable = {
   auth: [
     'giriş*',
     'oturum aç',
-    'doğrula',
-    'doğrulama',
-    'onayla',
+    // Turkish builds words by suffixes: doğrula-mak, doğrula-yın, onayla-mak.
+    'doğrula*',
+    'onayla*',
     'onay',
     'kimlik doğrulama',
-    'etkinleştir',
+    'etkinleştir*',
   ],
-  click: ['açın', 'tıklayın', 'tıkla', 'dokun', 'buton*', 'düğme', 'bağlantı*', 'link'],
+  click: ['açın', 'tıklayın', 'tıkla*', 'dokun*', 'buton*', 'düğme', 'bağlantı*', 'link'],
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    'kodu gösterin',
+    'kodu göster',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    'hediye kartı',
+    'hediye çeki',
     'sadakat',
     'ücretsiz',
     'bedava',
@@ -45,6 +51,10 @@ export const tr: LanguageTable = {
     'hediye',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    'teslim kodu',
+    'teslimat kodu',
+    'teslim alma kodu',
     'sipariş*',
     'kargo',
     'kargo takip',
@@ -68,6 +78,9 @@ export const tr: LanguageTable = {
   money: ['tutar*', 'bakiye', 'toplam', 'ödeme', 'ödemeniz', 'harcama', 'tl', 'lira', 'fiyat'],
   units: ['dakika', 'dk', 'saniye', 'sn', 'saat', 'gün', 'puan', 'gece'],
   dates: [
+    // Year words: 'Steuerjahr 2025', 'tax year 2025' name a year, not a code.
+    'yılı',
+    'yıl',
     'ocak',
     'şubat',
     'mart',
@@ -90,6 +103,9 @@ export const tr: LanguageTable = {
   ],
   address: ['cad', 'caddesi', 'sok', 'sokak', 'mah', 'mahallesi'],
   avoid: [
+    'değerlendir',
+    'puan ver',
+    'yorum yap',
     'abonelikten çık',
     'aboneliği iptal',
     'gizlilik',

@@ -24,6 +24,12 @@ export const zh: LanguageTable = {
   ],
   enter: ['输入', '填写', '輸入', '使用'],
   auth: [
+    // Imperative, regional and noun forms of the same verbs.
+    '登錄',
+    '校验',
+    '核验',
+    '实名',
+    '安全验证',
     '登录',
     '登陆',
     '登入',
@@ -43,6 +49,14 @@ export const zh: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['是'],
   promo: [
+    // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
+    '出示',
+    // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
+    '礼品卡',
+    '礼券',
+    '购物卡',
+    // Points, rewards and coupon redemption.
+    '积分兑换',
     '会员卡',
     '免费领取',
     '赠送',
@@ -59,6 +73,9 @@ export const zh: LanguageTable = {
     '兑换码',
   ],
   reference: [
+    // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
+    '提货码',
+    '取餐码',
     '订单',
     '订单号',
     '运单',
@@ -86,6 +103,8 @@ export const zh: LanguageTable = {
   dates: ['星期', '周一', '周二', '周三', '周四', '周五', '周六', '周日'],
   address: ['路', '街', '邮政编码'],
   avoid: [
+    '评价',
+    '给我们评分',
     '退订',
     '取消订阅',
     '隐私',
