@@ -11,7 +11,11 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { registerAuth } from './auth/index.ts';
 import type { Config } from './config.ts';
@@ -191,9 +195,17 @@ async function composeServer(
   // before they cost a parser, a fork or a database connection.
   server.server.maxConnections = config.httpMaxConnections;
 
-  server.decorateRequest('em', null as unknown as EntityManager);
+  // A request's own EntityManager, forked on first use: most requests never use it (a /v1 route
+  // runs a schema operation, which has its own), and a fork (~2.7 KiB of Maps and Sets) would be
+  // held by every pending long-poll wait for its whole life (issue 16).
+  const forkedEm = Symbol('request entity manager');
+  server.decorateRequest('em', {
+    getter(this: FastifyRequest & { [forkedEm]?: EntityManager }) {
+      this[forkedEm] ??= db.orm.em.fork() as EntityManager;
+      return this[forkedEm];
+    },
+  });
   server.addHook('onRequest', async (request, reply) => {
-    request.em = db.orm.em.fork() as EntityManager;
     reply.header('x-request-id', request.id);
     annotateRequestSpan(request.method, request.routeOptions.url, request.id);
   });
