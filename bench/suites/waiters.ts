@@ -29,7 +29,8 @@
  *   (send → 200), so the share of the verdict that is ingest queueing shows. BURST_ROUNDS rounds
  *   after one unmeasured round (which opens the pool's connections and prepares their statements).
  *   Aim: verdict p99 ≤ 50 ms.
- * Writes bench/results/waiters.json and .md. Run: `npm run bench -- waiters`.
+ * Writes bench/results/waiters.json and waiters-figures.md (the findings are written by hand in
+ * waiters.md). Run: `npm run bench -- waiters`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -685,7 +686,7 @@ export async function run() {
 
 function write(r: Awaited<ReturnType<typeof run>>) {
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/waiters-figures.json', `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync('bench/results/waiters.json', `${JSON.stringify(r, null, 2)}\n`);
   const levelRows = r.runs.flatMap((run) =>
     run.curves.flatMap((c) =>
       c.levels.map(
