@@ -15,7 +15,8 @@
  * Same-run baseline: with BENCH_BASELINE_REF=<git ref> every phase also runs against the service
  * built from that ref (own database, own sessions), the two taking turns phase by phase (the order
  * reversed each time), and the report gives ratios. BENCH_CPU_PROF=<dir> starts every service with
- * `--cpu-prof` into that directory. WAITERS_LEVELS=100,1000 runs fewer levels.
+ * `--cpu-prof` into that directory. WAITERS_LEVELS=100,1000 runs fewer levels. BENCH_ANALYZE=1
+ * runs ANALYZE once the sessions are open (as autovacuum would on a maintained server).
  *
  * - Curve, per face: the waits are armed (long-poll `timeout: 300`; subscribers connected in
  *   batches), the server settles, its VmRSS is read (median of several readings, no forced GC);
@@ -38,6 +39,7 @@ import http, { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
+import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import WebSocket from 'ws';
 import { type CpuPerOp, cpuMeter } from '../lib/cpu.ts';
@@ -68,6 +70,8 @@ const AIM_BYTES = 32 * 1024;
 const AIM_P99_MS = 100;
 const AIM_BURST_P99_MS = 50;
 const FACES = ['long-poll', 'websocket'] as const;
+/** BENCH_ANALYZE=1: ANALYZE the database once the sessions are open (see waiters.md, finding 8). */
+const ANALYZE = process.env.BENCH_ANALYZE === '1';
 type Face = (typeof FACES)[number];
 
 const round = (n: number, digits = 0) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -403,18 +407,18 @@ function layout() {
   return { top, measuredAt, burstAt, warmAt, total: warmAt + WARM };
 }
 
-async function prepare(root: string, label: string, pg: BenchDatabase | undefined) {
+async function prepare(root: string, label: string, database: BenchDatabase | undefined) {
   const data = tempDataDir();
   const { total } = layout();
   const [account] = await createAccounts(
-    { databaseUrl: pg?.url, dataDir: data.dir },
+    { databaseUrl: database?.url, dataDir: data.dir },
     1,
     Math.ceil(total / 50),
   );
   const target: Target = {
     label,
     root,
-    databaseUrl: pg?.url,
+    databaseUrl: database?.url,
     dataDir: data.dir,
     sessions: [],
     secondsToOpen: 0,
@@ -426,6 +430,17 @@ async function prepare(root: string, label: string, pg: BenchDatabase | undefine
     target.secondsToOpen = round((performance.now() - started) / 1000, 1);
   } finally {
     await running.service.stop();
+  }
+  if (ANALYZE && database) {
+    // As autovacuum would have by now on a maintained server (the shared bench server runs
+    // without it): without statistics the ingest's session lookup scans every active session.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('analyze');
+    } finally {
+      await client.end();
+    }
   }
   return { target, remove: data.remove };
 }
@@ -660,6 +675,7 @@ export async function run() {
       cpu: cpus()[0]?.model ?? 'unknown',
       cores: cpus().length,
       database: databases[0] ? 'PostgreSQL' : 'embedded PGlite',
+      analyzed: ANALYZE && Boolean(databases[0]),
       loadAtStart,
       loadAtEnd: load(),
       runs: targets.map((t) => ({
@@ -706,7 +722,7 @@ function write(r: Awaited<ReturnType<typeof run>>) {
     `# Figures: concurrent waiters on one instance (issue 16)
 
 ${r.at} · Node ${r.node} · ${r.cpu} × ${r.cores} · ${r.database} · client and server on the same
-machine · 1-minute load ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Method: the header
+machine · ${r.analyzed ? 'ANALYZE run once the sessions were open' : 'database not analyzed (the server runs without autovacuum)'} · 1-minute load ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Method: the header
 of \`bench/suites/waiters.ts\`; findings in \`waiters.md\`.
 
 ## Burst of ${BURST}: ${BURST} long-poll waiters, ${BURST} signed Twilio webhooks at ${IN_FLIGHT} in flight
