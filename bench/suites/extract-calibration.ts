@@ -42,6 +42,8 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout12', commit: '3a9d3ca' },
   { split: 'heldout13', commit: 'e3057a5' },
   { split: 'heldout14', commit: 'f16268e' },
+  { split: 'heldout15', commit: '1a9c9bd' },
+  { split: 'heldout16', commit: 'b68cc09' },
 ];
 
 interface Extractor {

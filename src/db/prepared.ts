@@ -101,7 +101,29 @@ async function poolOf(em: EntityManager): Promise<Pool> {
   return pool;
 }
 
-const toParameter = (value: PreparedValue) => (value instanceof Date ? value.toISOString() : value);
+/**
+ * The statement's values as `pg` parameters. A statement often passes one instant many times (an
+ * open passes `now` nine times): each Date object is formatted once per statement (issue 16).
+ */
+function toParameters(values: readonly PreparedValue[]) {
+  const parameters = new Array<string | number | boolean | Buffer | null>(values.length);
+  let formatted: Map<Date, string> | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value instanceof Date) {
+      formatted ??= new Map();
+      let text = formatted.get(value);
+      if (text === undefined) {
+        text = value.toISOString();
+        formatted.set(value, text);
+      }
+      parameters[i] = text;
+    } else {
+      parameters[i] = value;
+    }
+  }
+  return parameters;
+}
 
 /** Runs a declared statement; its rows, as `em.execute` would return them. */
 export async function executePrepared<T extends object>(
@@ -118,7 +140,7 @@ export async function executePrepared<T extends object>(
     return em.execute<T[]>(statement.source, values as unknown[]);
   }
   const pool = await poolOf(em);
-  const query = { name: statement.name, text: statement.text, values: values.map(toParameter) };
+  const query = { name: statement.name, text: statement.text, values: toParameters(values) };
   try {
     return (await pool.query<T>(query)).rows;
   } catch (error) {

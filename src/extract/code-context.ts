@@ -9,7 +9,7 @@
  * Negative, only when the label TOUCHES the number (nothing but punctuation or a 1–3 letter word
  * between): references (order, booking, account, card ending…), phone labels and address words
  * before it; money words and currency on either side; time units and percentages after it; month
- * names on either side. Also: a street word just after it (`1234 Main St`) and promo words in the
+ * names on either side; "expired" or "was used" just after it. Also: a street word just after it (`1234 Main St`) and promo words in the
  * same sentence.
  * A copula touching the number ("… lautet 493027", "… is 307419", "… هو 602845") makes it the value
  * of the clause's subject: a code label heading that clause counts as if beside the number, however
@@ -211,6 +211,8 @@ export function addContextEvidence(seg: Segment, cands: readonly CodeCandidate[]
       if (h.cls !== 'code' && h.cls !== 'enter' && h.cls !== 'auth') continue;
       if (h.end > cand.start && h.start < cand.end) continue;
       const left = h.end <= cand.start;
+      // "key AKQ72XZ9 with code 6028 13": a label touching the number after it labels that one.
+      if (!left && h.cls === 'code' && labelsTheNextOne(seg, byStart, cand, h)) continue;
       const from = left ? h.end : cand.end;
       const to = left ? cand.start : h.start;
       let f = decay(to - from) * boundaryFactor(seg.text, from, to) * (left ? 1 : 0.85);
@@ -306,6 +308,11 @@ function negativeEvidence(seg: Segment, cand: CodeCandidate): Evidence[] {
           (left ? !closesAmount(seg.fold, h) : !labelsNext(seg.fold, h))
         )
           penalize('money', { weight: -3, reason: `money: ${label} ${where}` });
+        break;
+      case 'alert':
+        // "Your one-time code 7793 expired", "code 4410 was used": the number is spent.
+        if (!left && to - from <= 12 && boundaryFactor(seg.text, from, to) === 1)
+          penalize('alert', { weight: -3, reason: `reported as spent: ${label} after` });
         break;
       case 'units':
         if (!left && adjacent)
@@ -455,6 +462,18 @@ function namesCodePurpose(seg: Segment, reference: Hit, cand: CodeCandidate): bo
       h.end <= reference.start &&
       !/\d/.test(seg.fold.slice(h.end, reference.start)) &&
       headsClause(seg, h, copula),
+  );
+}
+
+/** Another candidate starts right after `label` (nothing but punctuation or a short word between). */
+function labelsTheNextOne(
+  seg: Segment,
+  byStart: readonly CodeCandidate[],
+  self: CodeCandidate,
+  label: Hit,
+): boolean {
+  return byStart.some(
+    (c) => c !== self && c.start >= label.end && isAdjacent(seg.fold, label.end, c.start),
   );
 }
 

@@ -105,6 +105,24 @@ describe('executePrepared', async () => {
     expect(viaPrepared).toEqual({ ...inserted, quoted: 'what' });
   });
 
+  test('one Date passed several times, between others, is sent as the same instant each time', async () => {
+    const later = new Date('2026-11-25T11:46:30.5Z');
+    const [row] = await executePrepared<Record<string, string>>(
+      db.orm.em.fork(),
+      prepared(
+        'test_dates',
+        'select ?::timestamptz as a, ?::timestamptz as b, ?::timestamptz as c, ?::timestamptz as d',
+      ),
+      [at, later, at, later],
+    );
+    expect([row!.a, row!.b, row!.c, row!.d].map((text) => new Date(text).getTime())).toEqual([
+      at.getTime(),
+      later.getTime(),
+      at.getTime(),
+      later.getTime(),
+    ]);
+  });
+
   test('is prepared once by name on the connection and reused', async () => {
     await executePrepared(db.orm.em.fork(), SELECT_PROBE, ['p1', at]);
     const pool = await poolOf(db);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,6 +30,26 @@ describe('operations endpoints', () => {
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
     expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
     expect(text).toMatch(/nodejs_eventloop_lag_seconds/);
+  });
+
+  test('/metrics counts every request of a route and status, and each status apart', async () => {
+    const count = async (path: string, status: number) => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_request_duration_seconds_count{') &&
+            l.includes('method="GET"') &&
+            l.includes(`route="${path}"`) &&
+            l.includes(`status_code="${status}"`),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await count('/v1/sessions/:id', 401);
+    for (let i = 0; i < 3; i++) await (await fetch(`${t.baseUrl}/v1/sessions/ses_x`)).arrayBuffer();
+    expect(await count('/v1/sessions/:id', 401)).toBe(before + 3);
+    expect(await count('/v1/sessions/:id', 200)).toBe(0);
   });
 });
 
@@ -62,6 +83,53 @@ describe('the HTTP host', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  test('every response carries the same security headers: a /v1 answer, a refusal, a 404, a console page', async () => {
+    const headerNames = [
+      'content-security-policy',
+      'cross-origin-embedder-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'strict-transport-security',
+      'x-content-type-options',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+      'x-powered-by',
+      'x-xss-protection',
+    ];
+    const securityHeaders = async (path: string, init?: RequestInit) => {
+      const response = await fetch(t.baseUrl + path, init);
+      await response.arrayBuffer();
+      return Object.fromEntries(headerNames.map((name) => [name, response.headers.get(name)]));
+    };
+    const key = await apiKey(t, await newAccount(t));
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self'",
+      'cross-origin-embedder-policy': null,
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      // PUBLIC_BASE_URL is http here: no HSTS.
+      'strict-transport-security': null,
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-powered-by': null,
+      'x-xss-protection': '0',
+    };
+    expect(await securityHeaders('/v1/sessions', { headers: withKey(key) })).toEqual(expected);
+    expect(await securityHeaders('/v1/sessions')).toEqual(expected);
+    expect(await securityHeaders('/no/such/path')).toEqual(expected);
+    expect(await securityHeaders('/console/login')).toEqual(expected);
   });
 
   test('an unknown path is a problem+json 404 with a stable code', async () => {

@@ -15,11 +15,10 @@
  * number inserts no session): no number is held, no usage is written, so a refused or failed
  * provision consumes nothing. The statement answers the counts, so the refusal names its reason.
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.ts';
 import { executePrepared, prepared } from '../../db/prepared.ts';
-import { newId } from '../../entities/base.ts';
+import { newId, pooledRandomBytes } from '../../entities/base.ts';
 import { numberTypes, sessionChannels } from '../../entities/challenge-session.ts';
 import { AppError, validate } from '../../errors/index.ts';
 import { chooseAuthenticator } from '../authenticators/authenticators.ts';
@@ -265,7 +264,7 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
  * handed out twice; a collision would fail the open rather than share an inbox.
  */
 export function newInboxAddress(domain: string): string {
-  const bytes = randomBytes(15);
+  const bytes = pooledRandomBytes(15);
   let bits = 0;
   let value = 0;
   let local = '';

@@ -22,6 +22,9 @@ export const ar: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['هو', 'هي'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'للسائق',
+    'للمندوب',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'أظهر الرمز',
     'مجاناً',

@@ -25,8 +25,15 @@ export const cs: LanguageTable = {
   click: ['klikněte', 'klepněte', 'tlačítko', 'odkaz'],
   warning: ['nikomu nesdělujte', 'nesdílejte', 'nikdy'],
   alert: ['nové přihlášení'],
-  promo: ['slevový kód', 'sleva', 'akce', 'výprodej', 'kupón', 'zdarma'],
+  promo: ['kurýrovi', 'řidiči', 'slevový kód', 'sleva', 'akce', 'výprodej', 'kupón', 'zdarma'],
   reference: [
+    'kód pro výdej',
+    'kód k vyzvednutí',
+    'kód pro vyzvednutí',
+    // Number-transfer, locker, zone and delivery-confirmation codes name things, not sign-ins.
+    'pro výdej',
+    'výdejní kód',
+    'dobírka',
     'objednávka',
     'objednávky',
     'číslo objednávky',

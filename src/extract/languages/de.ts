@@ -89,10 +89,25 @@ export const de: LanguageTable = {
     'nie',
     'nicht teilen',
   ],
-  alert: ['neue anmeldung', 'neuer login', 'anmeldeversuch', 'wurde hinzugefügt', 'wurde entfernt'],
+  alert: [
+    'ist abgelaufen',
+    'abgelaufen',
+    'neue anmeldung',
+    'neuer login',
+    'anmeldeversuch',
+    'wurde hinzugefügt',
+    'wurde entfernt',
+  ],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['lautet', 'ist'],
   promo: [
+    'einlösen',
+    'lösen sie',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'dem fahrer',
+    'dem zusteller',
+    'dem kurier',
+    'an den fahrer',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'vorzeigen',
     'zeigen sie den code',

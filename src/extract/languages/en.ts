@@ -97,6 +97,12 @@ export const en: LanguageTable = {
     'never',
   ],
   alert: [
+    // A code reported as spent or expired is not one to type.
+    'has expired',
+    'expired',
+    'was used',
+    'has been used',
+    'is no longer valid',
     'new login',
     'new sign-in',
     'new sign in',
@@ -119,6 +125,17 @@ export const en: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'to the driver',
+    'with your driver',
+    'to your driver',
+    'to the courier',
+    'to the rider',
+    'to the delivery driver',
+    'hand-over',
+    'handover',
+    'open with pin',
+    'open the locker',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'show code',
     'show the code',
@@ -167,6 +184,21 @@ export const en: LanguageTable = {
     'reward code',
   ],
   reference: [
+    // Codes of places, receipts and keys: gates, doors, card approvals, API keys.
+    'gate code',
+    'door code',
+    'entry code',
+    'keypad code',
+    'alarm code',
+    'lockbox',
+    'api key',
+    // Number-transfer, locker, zone and delivery-confirmation codes name things, not sign-ins.
+    'transfer pin',
+    'number transfer',
+    'port-out pin',
+    'locker',
+    'zone',
+    'delivery confirmation',
     'confirmation #',
     'confirmation no',
     'order #',

@@ -98,6 +98,10 @@ export const es: LanguageTable = {
     'nunca',
   ],
   alert: [
+    'ha caducado',
+    'ha expirado',
+    'caducó',
+    'expiró',
     'nuevo inicio de sesión',
     'alguien inició sesión',
     'intento de inicio de sesión',
@@ -107,6 +111,13 @@ export const es: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['es'],
   promo: [
+    'canjea',
+    'canjear',
+    'canjes',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'al repartidor',
+    'al conductor',
+    'al mensajero',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'presenta el código',
     'muestra el código',

@@ -85,6 +85,8 @@ export const fr: LanguageTable = {
     'jamais',
   ],
   alert: [
+    'a expiré',
+    'est expiré',
     'nouvelle connexion',
     'tentative de connexion',
     "s'est connecté",
@@ -94,6 +96,12 @@ export const fr: LanguageTable = {
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['est'],
   promo: [
+    'échangez',
+    'échanger vos points',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'au livreur',
+    'au chauffeur',
+    'au coursier',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'sur présentation',
     'présentez le code',

@@ -21,6 +21,11 @@ export const hi: LanguageTable = {
   warning: ['साझा न करें', 'गोपनीय रखें', 'किसी को न बताएं', 'किसी के साथ साझा न'],
   alert: ['नया लॉगिन'],
   promo: [
+    'डाकिये को',
+    'पोस्टमैन को',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'ड्राइवर को',
+    'डिलीवरी एजेंट',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'दिखाएं',
     'काउंटर पर',

@@ -64,10 +64,16 @@ export const it: LanguageTable = {
     'mai',
     'non fornire',
   ],
-  alert: ['nuovo accesso', 'tentativo di accesso'],
+  alert: ['è scaduto', 'scaduto', 'nuovo accesso', 'tentativo di accesso'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['è'],
   promo: [
+    'riscatta',
+    'riscattare',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'al corriere',
+    "all'autista",
+    'al rider',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'mostra il codice',
     'presenta il codice',

@@ -26,6 +26,9 @@ export const ja: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['は'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    '配達員',
+    'ドライバーに',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'ご提示',
     '提示してください',

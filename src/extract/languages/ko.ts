@@ -22,6 +22,9 @@ export const ko: LanguageTable = {
   warning: ['타인 노출 금지', '타인에게', '노출 금지', '공유하지', '절대'],
   alert: ['새로운 로그인', '로그인 알림'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    '배송기사',
+    '기사님께',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     '제시해',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.

@@ -48,10 +48,13 @@ export const nl: LanguageTable = {
     'niet delen',
     'deel nooit',
   ],
-  alert: ['nieuwe login', 'nieuwe aanmelding', 'inlogpoging'],
+  alert: ['is verlopen', 'verlopen', 'nieuwe login', 'nieuwe aanmelding', 'inlogpoging'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['is', 'luidt'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'aan de bezorger',
+    'aan de chauffeur',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'laat de code zien',
     'toon de code',
@@ -76,6 +79,9 @@ export const nl: LanguageTable = {
     'coupon',
   ],
   reference: [
+    'ophalen met code',
+    'afhalen met code',
+    'ophaalpunt',
     // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
     'ophaalcode',
     'afhaalcode',

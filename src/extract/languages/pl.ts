@@ -44,10 +44,13 @@ export const pl: LanguageTable = {
   ],
   click: ['otwórz', 'kliknij', 'dotknij', 'przycisk', 'link', 'poniżej'],
   warning: ['nie przekazuj', 'nikomu', 'nie udostępniaj', 'nigdy nie prosimy', 'nigdy'],
-  alert: ['nowe logowanie', 'próba logowania'],
+  alert: ['wygasł', 'stracił ważność', 'nowe logowanie', 'próba logowania'],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['wynosi', 'jest'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'kurierowi',
+    'kierowcy',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'okaż kod',
     'pokaż kod',

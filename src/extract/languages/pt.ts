@@ -70,10 +70,22 @@ export const pt: LanguageTable = {
     'não informe',
     'nunca',
   ],
-  alert: ['novo acesso', 'novo login', 'tentativa de acesso', 'foi adicionada'],
+  alert: [
+    'expirou',
+    'está expirado',
+    'novo acesso',
+    'novo login',
+    'tentativa de acesso',
+    'foi adicionada',
+  ],
   // Words that join a subject to the value it names ("your code IS 4820"): code-context.ts.
   copula: ['é'],
   promo: [
+    'resgate',
+    'resgatar',
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'ao entregador',
+    'ao motorista',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'apresente o código',
     'mostre o código',

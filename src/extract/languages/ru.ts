@@ -39,8 +39,11 @@ export const ru: LanguageTable = {
   ],
   click: ['откройте', 'нажмите', 'перейдите', 'кнопку', 'ссылке', 'ссылку', 'ссылка'],
   warning: ['не передавайте', 'никому не сообщайте', 'никому', 'не сообщайте', 'никогда не'],
-  alert: ['новый вход', 'выполнен вход', 'попытка входа'],
+  alert: ['истёк', 'истек', 'новый вход', 'выполнен вход', 'попытка входа'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'курьеру',
+    'водителю',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'покажите код',
     'предъявите код',

@@ -33,7 +33,11 @@ export interface LanguageTable {
    * "رمزك هو 4820". Optional: languages that glue the link to the label need none.
    */
   readonly copula?: readonly string[];
-  /** Marketing words: "promo code", "discount", "sale", "% off", referral and invite codes. */
+  /**
+   * Marketing words: "promo code", "discount", "sale", "% off", referral and invite codes; and
+   * words of codes used in person ("show code", "at the counter", "to the driver"): neither kind
+   * is typed to sign in, and both switch the same message-level rules on.
+   */
   readonly promo: readonly string[];
   /** Labels of numbers that are not codes: order, tracking, booking, account, card, policy, ending. */
   readonly reference: readonly string[];

@@ -28,6 +28,9 @@ export const tr: LanguageTable = {
   warning: ['kimseye söyleme', 'kimseyle paylaşma', 'paylaşmayın', 'paylaşmayınız', 'asla'],
   alert: ['yeni giriş', 'giriş denemesi'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    'kuryeye',
+    'sürücüye',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     'kodu gösterin',
     'kodu göster',
@@ -51,6 +54,12 @@ export const tr: LanguageTable = {
     'hediye',
   ],
   reference: [
+    'teslimat onay kodu',
+    'teslim onay kodu',
+    'teslimat kodu',
+    // Number-transfer, locker, zone and delivery-confirmation codes name things, not sign-ins.
+    'teslimat onay',
+    'teslim onay',
     // Pickup, delivery and parcel-locker codes: not sign-in codes (corpus/README.md).
     'teslim kodu',
     'teslimat kodu',

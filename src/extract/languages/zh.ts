@@ -49,6 +49,9 @@ export const zh: LanguageTable = {
   // Joins a subject to the value it names (code-context.ts).
   copula: ['是'],
   promo: [
+    // Codes handed to a person (a driver, a courier) or that open a locker are shown, never typed to sign in.
+    '快递员',
+    '司机',
     // Codes shown in person (shown at a counter, presented at pickup) are vouchers, pickup or ticket codes: shown, never typed to sign in.
     '出示',
     // Gift cards and vouchers: their numbers and PINs are spent, not typed to sign in.
