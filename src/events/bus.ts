@@ -10,6 +10,9 @@
  *   did not happen); the promise resolves once the event reached Redis, so the caller may mark it
  *   sent (the verdict outbox).
  * - listeners must not throw: EventTarget reports a listener's exception as uncaught.
+ * - registering and removing a listener costs the same whatever the number of listeners: one
+ *   topic per session (a Map lookup in EventTarget), and the resync listeners (one per pending
+ *   wait) in a Set of their own.
  * The same target backs graphql-yoga's `createPubSub` (`bus.pubsub`) for GraphQL subscriptions.
  */
 import { setMaxListeners } from 'node:events';
@@ -76,6 +79,20 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     });
   }
   const pubsub = createPubSub<Topics>({ eventTarget: target });
+  // Every pending wait registers for a resync. EventTarget keeps a type's listeners in a list
+  // that addEventListener and removeEventListener walk (to drop duplicates, to find the one to
+  // remove): with 10,000 waits pending, every wait's start and end walked 10,000 entries. A Set
+  // of registrations, behind one listener on the target, makes both O(1).
+  const resyncListeners = new Set<{ listener: () => void }>();
+  target.addEventListener(RESYNC, () => {
+    for (const registration of [...resyncListeners]) {
+      try {
+        registration.listener();
+      } catch (error) {
+        onError(error);
+      }
+    }
+  });
 
   return {
     shared: target.link !== undefined,
@@ -93,8 +110,11 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       return () => target.removeEventListener(type, handler);
     },
     onResync(listener) {
-      target.addEventListener(RESYNC, listener);
-      return () => target.removeEventListener(RESYNC, listener);
+      // One entry per registration: the same function registered twice is called twice, and
+      // each stop removes its own registration only.
+      const registration = { listener };
+      resyncListeners.add(registration);
+      return () => resyncListeners.delete(registration);
     },
     async close() {
       const link = target.link;

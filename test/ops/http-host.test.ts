@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
@@ -54,6 +54,17 @@ describe('operations endpoints', () => {
 });
 
 describe('the HTTP host', () => {
+  test('a request forks its EntityManager only when it uses one (a pending wait holds none of its own)', async () => {
+    const fork = vi.spyOn(t.app.db.orm.em, 'fork');
+    try {
+      // /healthz answers from memory: nothing of the database, so no fork.
+      expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+      expect(fork).not.toHaveBeenCalled();
+    } finally {
+      fork.mockRestore();
+    }
+  });
+
   test('every response carries a request id, and a plausible incoming one is kept', async () => {
     const fresh = await fetch(`${t.baseUrl}/healthz`);
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

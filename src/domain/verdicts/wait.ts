@@ -84,14 +84,16 @@ async function wait(
     queue.push(event);
     wake?.();
   };
-  const waiter = new LocalWaiter(sessionId, principal.credentialId, (verdict) =>
-    push({ type: 'handoff', verdict }),
+  const onAbort = () => push('aborted');
+  const waiter = new LocalWaiter(
+    sessionId,
+    principal.credentialId,
+    (verdict) => push({ type: 'handoff', verdict }),
+    onAbort,
   );
   ctx.waiters.enter(waiter);
   const stopListening = ctx.events.listen('session', sessionId, push);
   const stopResync = ctx.events.onResync(() => push({ type: 'resync' }));
-  const onAbort = () => push('aborted');
-  waiter.controller.signal.addEventListener('abort', onAbort);
   signal?.addEventListener('abort', onAbort);
 
   // The next wake-up, or 'time' at `until`: on this process's timer clock (Date.now), or on the
@@ -127,7 +129,7 @@ async function wait(
         new Date(row.expires_at).getTime(),
       );
       for (;;) {
-        if (waiter.controller.signal.aborted) throw restarting();
+        if (waiter.shuttingDown) throw restarting();
         if (signal?.aborted) return timedOut(ctx, sessionId, row.channel);
         const served = await serveTotpCode(ctx, sessionId, principal.accountId);
         if (!('retryAt' in served)) {
@@ -151,7 +153,7 @@ async function wait(
     if (first) return delivered(ctx, first);
 
     for (;;) {
-      if (waiter.controller.signal.aborted) throw restarting();
+      if (waiter.shuttingDown) throw restarting();
       if (signal?.aborted) return timedOut(ctx, sessionId, row.channel);
       const event = await next(Math.min(deadline, expiresAt));
       if (event === 'aborted') continue;
@@ -180,7 +182,6 @@ async function wait(
     ctx.waiters.leave(waiter);
     stopListening();
     stopResync();
-    waiter.controller.signal.removeEventListener('abort', onAbort);
     signal?.removeEventListener('abort', onAbort);
     // A verdict handed over while this wait was deciding otherwise goes back to the session.
     for (const left of queue) {

@@ -20,16 +20,35 @@ export class LocalWaiter {
   readonly sessionId: string;
   /** Written to `verdict.consumed_by`: unique per wait. */
   readonly consumer: string;
-  readonly controller = new AbortController();
   address: string | null = null;
   settled = false;
   reserved = false;
+  /** Set by the registry's `close()`: the wait ends with `service_unavailable`. */
+  shuttingDown = false;
   readonly #onHandoff: (verdict: DeliveredVerdict) => void;
+  readonly #onShutdown: () => void;
 
-  constructor(sessionId: string, credentialId: string, onHandoff: (v: DeliveredVerdict) => void) {
+  /**
+   * `onShutdown` is called (once) when the registry closes; a plain callback rather than an
+   * AbortController, whose signal and listener map every pending wait would hold (issue 16).
+   */
+  constructor(
+    sessionId: string,
+    credentialId: string,
+    onHandoff: (v: DeliveredVerdict) => void,
+    onShutdown: () => void = () => {},
+  ) {
     this.sessionId = sessionId;
     this.consumer = `wait:${credentialId}:${randomBytes(6).toString('base64url')}`;
     this.#onHandoff = onHandoff;
+    this.#onShutdown = onShutdown;
+  }
+
+  /** Ends the wait for a shutdown. */
+  shutdown() {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.#onShutdown();
   }
 
   /** Gives a verdict claimed for this waiter; false when it is no longer waiting. */
@@ -91,7 +110,7 @@ export class WaiterRegistry {
 
   close() {
     this.#closing = true;
-    for (const waiter of this.#active) waiter.controller.abort('shutdown');
+    for (const waiter of this.#active) waiter.shutdown();
   }
 
   #unwatch(waiter: LocalWaiter) {

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { createEventBus } from '../../../src/events/bus.ts';
 import type { SessionEvent } from '../../../src/events/topics.ts';
+import { startProxiedRedis } from '../../helpers/faults.ts';
 
 const redisUrl = process.env.LATCHKEY_TEST_REDIS_URL;
 if (!redisUrl) throw new Error('needs LATCHKEY_TEST_REDIS_URL');
@@ -60,6 +61,38 @@ describe('Redis-shared bus', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('a resync after a broken Redis link reaches every registration once, and a stopped one never', async () => {
+    const { url, proxy } = await startProxiedRedis(redisUrl);
+    const bus = await createEventBus({ redisUrl: url, onError: () => {} });
+    try {
+      // As many registrations as pending waits on a busy instance; one function twice.
+      const calls = new Map<number, number>();
+      const stops = Array.from({ length: 10_000 }, (_, i) =>
+        bus.onResync(() => calls.set(i, (calls.get(i) ?? 0) + 1)),
+      );
+      let twice = 0;
+      const shared = () => twice++;
+      bus.onResync(shared);
+      const stopShared = bus.onResync(shared);
+      stopShared();
+      for (const stop of stops.filter((_, i) => i % 2)) stop();
+      let resynced!: () => void;
+      const done = new Promise<void>((resolve) => {
+        resynced = resolve;
+      });
+      bus.onResync(() => resynced());
+      proxy.restore(); // drops the open connections; ioredis reconnects and resubscribes
+      await done;
+      // The same function registered twice and stopped once is still called, once.
+      expect(twice).toBe(1);
+      expect(calls.size).toBe(5_000);
+      expect([...calls].every(([i, n]) => i % 2 === 0 && n === 1)).toBe(true);
+    } finally {
+      await bus.close();
+      await proxy.close();
     }
   });
 
