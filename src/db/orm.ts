@@ -52,21 +52,7 @@ export interface DatabaseOptions {
   sealingKeys?: SealingKey[];
   /** Embedded only: ms a connection may sit silent (idle in a transaction) before it is cut. */
   embeddedIdleTimeoutMs?: number;
-  /** Embedded only: ms between planner statistics refreshes (EMBEDDED_ANALYZE_INTERVAL_MS). */
-  embeddedAnalyzeIntervalMs?: number;
 }
-
-/**
- * PGlite has no autovacuum, so nothing gathers planner statistics: with none, ingest's lookup of
- * a session by its number scanned every active session through the expiry index (3.3 ms per
- * webhook at 10,820 sessions against 0.04 ms once analyzed, bench/results/waiters.md). The
- * embedded database therefore runs ANALYZE itself, soon after start and then on this period,
- * through the pool like any query (it waits its turn behind open transactions). On a PostgreSQL
- * server, autovacuum does this.
- */
-export const EMBEDDED_ANALYZE_INTERVAL_MS = 5 * 60_000;
-/** The first refresh comes after this share of the period, once the service has written rows. */
-const FIRST_ANALYZE_FRACTION = 0.1;
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
 export const DEFAULT_CONNECT_TIMEOUT = 5;
@@ -168,13 +154,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error;
   }
   const opened = orm;
-  const analyzer = embedded
-    ? startAnalyzer(
-        opened,
-        options.embeddedAnalyzeIntervalMs ?? EMBEDDED_ANALYZE_INTERVAL_MS,
-        options.log,
-      )
-    : undefined;
   return {
     orm: opened,
     embedded,
@@ -182,37 +161,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     sealingKeys,
     embeddedSocketPath: embeddedDb?.socketPath,
     async close() {
-      await analyzer?.stop();
       await opened.close(true);
       await embeddedDb?.close();
-    },
-  };
-}
-
-/** Refreshes the embedded database's planner statistics on a period; `stop()` waits for a run. */
-function startAnalyzer(orm: MikroORM, intervalMs: number, log?: (message: string) => void) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const schedule = (delay: number) => {
-    timer = setTimeout(() => {
-      running = orm.em
-        .getConnection()
-        .execute('analyze')
-        .catch((error: unknown) => log?.(`embedded analyze failed: ${String(error)}`))
-        .finally(() => {
-          running = undefined;
-          if (!stopped) schedule(intervalMs);
-        });
-    }, delay);
-    timer.unref();
-  };
-  schedule(Math.max(1, Math.round(intervalMs * FIRST_ANALYZE_FRACTION)));
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
     },
   };
 }
