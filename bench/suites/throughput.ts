@@ -28,10 +28,10 @@
  * Run: `npm run bench -- throughput`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
+import { cpuMeter } from '../lib/cpu.ts';
 import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
@@ -150,56 +150,6 @@ async function openMany(
 }
 
 const round = (n: number, digits = 0) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** CPU ms (user + system) of a process from /proc/<pid>/stat; 0 when it is gone. */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * CPU spent by the server process, the PostgreSQL backends serving the bench database (found in
- * pg_stat_activity; PostgreSQL runs on this machine) and this client, from `start()` to `end()`.
- */
-function cpuMeter(serverPid: number, databaseUrl: string | undefined) {
-  const backends = async () => {
-    if (!databaseUrl) return [] as number[];
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ pid: number }>(
-        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      );
-      return rows.map((r) => r.pid);
-    } finally {
-      await client.end();
-    }
-  };
-  return async () => {
-    const pids = await backends();
-    const server0 = processCpuMs(serverPid);
-    const db0 = new Map(pids.map((pid) => [pid, processCpuMs(pid)]));
-    const client0 = process.cpuUsage();
-    return async (operations: number) => {
-      const client1 = process.cpuUsage(client0);
-      const server = processCpuMs(serverPid) - server0;
-      // Backends opened during the phase count from zero.
-      const after = await backends();
-      let database = 0;
-      for (const pid of after) database += processCpuMs(pid) - (db0.get(pid) ?? 0);
-      const per = (ms: number) => round(ms / operations, 3);
-      return {
-        serverMsPerOp: per(server),
-        databaseMsPerOp: databaseUrl ? per(database) : null,
-        clientMsPerOp: per((client1.user + client1.system) / 1000),
-      };
-    };
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Phases.
