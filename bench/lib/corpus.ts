@@ -65,10 +65,23 @@ export function loadSplit(split: Split): CorpusRecord[] {
     .map((line) => JSON.parse(line) as CorpusRecord);
 }
 
-export function extractRecord(record: CorpusRecord): Extraction {
+/** The two entry points of an extractor: this checkout's, or one unpacked from an older commit. */
+export interface Extractor {
+  extractFromSms(message: { from?: string; text: string }): Extraction;
+  extractFromEmail(message: {
+    from?: string;
+    subject?: string;
+    text?: string;
+    html?: string;
+  }): Extraction;
+}
+
+const CURRENT: Extractor = { extractFromSms, extractFromEmail };
+
+export function extractRecord(record: CorpusRecord, extractor: Extractor = CURRENT): Extraction {
   return record.channel === 'sms'
-    ? extractFromSms({ from: record.from, text: record.text ?? '' })
-    : extractFromEmail({
+    ? extractor.extractFromSms({ from: record.from, text: record.text ?? '' })
+    : extractor.extractFromEmail({
         from: record.from,
         subject: record.subject,
         text: record.text,
@@ -91,9 +104,12 @@ export interface Outcome {
   readonly invented: boolean;
 }
 
-export function evaluate(records: readonly CorpusRecord[]): Outcome[] {
+export function evaluate(
+  records: readonly CorpusRecord[],
+  extractor: Extractor = CURRENT,
+): Outcome[] {
   return records.map((record) => {
-    const verdict = extractRecord(record);
+    const verdict = extractRecord(record, extractor);
     const exact =
       verdict.otp_code === record.expect.otp_code &&
       verdict.magic_link === record.expect.magic_link;

@@ -17,10 +17,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Extraction } from '../../src/extract/index.ts';
 import {
   BUCKETS,
-  type CorpusRecord,
+  type Extractor,
+  evaluate,
   familyOf,
   loadSplit,
   type Outcome,
@@ -46,16 +46,6 @@ const BLIND: ReadonlyArray<{ split: Split; commit: string }> = [
   { split: 'heldout16', commit: 'b68cc09' },
 ];
 
-interface Extractor {
-  extractFromSms(m: { from?: string; text: string }): Extraction;
-  extractFromEmail(m: {
-    from?: string;
-    subject?: string;
-    text?: string;
-    html?: string;
-  }): Extraction;
-}
-
 /** The extractor as committed in `commit`, unpacked beside a link to this checkout's packages. */
 async function extractorAt(commit: string, scratch: string): Promise<Extractor> {
   const dir = join(scratch, commit);
@@ -68,22 +58,6 @@ async function extractorAt(commit: string, scratch: string): Promise<Extractor> 
   return (await import(pathToFileURL(join(dir, 'src/extract/index.ts')).href)) as Extractor;
 }
 
-function run1(extractor: Extractor, record: CorpusRecord): Outcome {
-  const verdict =
-    record.channel === 'sms'
-      ? extractor.extractFromSms({ from: record.from, text: record.text ?? '' })
-      : extractor.extractFromEmail({
-          from: record.from,
-          subject: record.subject,
-          text: record.text,
-          html: record.html,
-        });
-  const exact =
-    verdict.otp_code === record.expect.otp_code && verdict.magic_link === record.expect.magic_link;
-  const invented = record.expect.otp_code === null && verdict.otp_code !== null;
-  return { record, verdict, exact, invented };
-}
-
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export async function run(): Promise<object> {
@@ -93,7 +67,7 @@ export async function run(): Promise<object> {
     const pooled: Outcome[] = [];
     for (const { split, commit } of BLIND) {
       const extractor = await extractorAt(commit, scratch);
-      const outcomes = loadSplit(split).map((r) => run1(extractor, r));
+      const outcomes = evaluate(loadSplit(split), extractor);
       pooled.push(...outcomes);
       sets.push({
         split,
