@@ -20,12 +20,8 @@ import { checkKey, fingerprint, type IdempotencyStore } from './idempotency.ts';
 import { type Ids, noInput, type Operation } from './operation.ts';
 import type { SchemaOperations } from './schema-operations.ts';
 
-interface RouteSpec<
-  Data,
-  Variables extends Record<string, unknown>,
-  I extends z.ZodType,
-  O extends z.ZodType,
-> {
+/** What a route says of itself, beside the operation it maps (the same on the spec and the route). */
+interface RouteFacts {
   method: 'GET' | 'POST' | 'DELETE';
   /** Fastify path syntax, e.g. `/v1/sessions/:id`. */
   path: string;
@@ -39,6 +35,14 @@ interface RouteSpec<
   problems?: Record<string, string>;
   /** Honours `Idempotency-Key` (decisions.md "Idempotency"): a repeat replays the first answer. */
   idempotent?: boolean;
+}
+
+interface RouteSpec<
+  Data,
+  Variables extends Record<string, unknown>,
+  I extends z.ZodType,
+  O extends z.ZodType,
+> extends RouteFacts {
   operation: Operation<Data, Variables, I, O>;
 }
 
@@ -52,16 +56,7 @@ interface Prepared {
   ) => Promise<unknown>;
 }
 
-export interface RestRoute {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  operationId: string;
-  scope: Scope;
-  summary: string;
-  description?: string;
-  status?: number;
-  problems?: Record<string, string>;
-  idempotent?: boolean;
+export interface RestRoute extends RouteFacts {
   /** The request body's shape (the operation's input), when the route takes one. */
   body?: z.ZodType;
   /** The query string's shape (the operation's input on GET), when the route takes one. */
