@@ -53,6 +53,11 @@ export const SPLITS = {
   heldout14: fileURLToPath(new URL('../../corpus/latchkey-heldout-14.jsonl', import.meta.url)),
   heldout15: fileURLToPath(new URL('../../corpus/latchkey-heldout-15.jsonl', import.meta.url)),
   heldout16: fileURLToPath(new URL('../../corpus/latchkey-heldout-16.jsonl', import.meta.url)),
+  heldout17: fileURLToPath(new URL('../../corpus/latchkey-heldout-17.jsonl', import.meta.url)),
+  heldout18: fileURLToPath(new URL('../../corpus/latchkey-heldout-18.jsonl', import.meta.url)),
+  heldout19: fileURLToPath(new URL('../../corpus/latchkey-heldout-19.jsonl', import.meta.url)),
+  heldout20: fileURLToPath(new URL('../../corpus/latchkey-heldout-20.jsonl', import.meta.url)),
+  heldout21: fileURLToPath(new URL('../../corpus/latchkey-heldout-21.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

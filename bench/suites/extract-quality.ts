@@ -41,6 +41,11 @@ const SPLITS: readonly Split[] = [
   'heldout14',
   'heldout15',
   'heldout16',
+  'heldout17',
+  'heldout18',
+  'heldout19',
+  'heldout20',
+  'heldout21',
 ];
 
 interface SplitReport {
