@@ -64,10 +64,15 @@ export class FaultProxy {
     this.#dropAll();
   }
 
-  /** The dependency is back: new connections are forwarded again. */
+  /**
+   * The dependency is back: new connections are forwarded again. Connections held unanswered by a
+   * blackhole are reset (they were never forwarded); forwarded ones are left alone, since a
+   * dependency coming back does not break the connections made to it.
+   */
   restore() {
+    const was = this.#mode;
     this.#mode = 'open';
-    this.#dropAll();
+    if (was === 'blackhole') this.#dropAll();
   }
 
   async close() {
