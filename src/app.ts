@@ -103,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       embeddedInMemory: options.embeddedInMemory,
       log: (message) => logger.info({ component: 'orm' }, message),
       connectTimeout: config.databaseConnectTimeout,
+      poolMax: config.databasePoolMax,
       sealingKeys: config.secretsKey,
     });
   } catch (error) {

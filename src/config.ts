@@ -7,6 +7,17 @@
 import { Resolver } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+
+/**
+ * DATABASE_POOL_MAX's default: twice the cores plus one (the sizing Prisma and HikariCP's guide
+ * use), at most `pg`'s own 10. Every statement here is short, so a connection serves a thousand
+ * or more a second; more connections than that only make more backends compete for the database
+ * server's cores. Measured on the 2-core bench machine (PostgreSQL beside the service): 10
+ * connections gave a burst of 200 verdicts a p99 of 82-199 ms, 4 gave 50-96 ms, at the same
+ * throughput (bench/results/throughput.md, "Pool size").
+ */
+export const defaultPoolMax = (cores = availableParallelism()) => Math.min(10, 2 * cores + 1);
+
 import path from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
@@ -150,6 +161,9 @@ const envSchema = z.object({
   WS_CONNECTION_INIT_TIMEOUT: seconds.default(10),
   // Faults (issue 11 §6): how long to wait for a database connection before answering 503.
   DATABASE_CONNECT_TIMEOUT: z.coerce.number().positive().max(60).default(5),
+  // Throughput (issue 16): PostgreSQL connections one instance may hold (the embedded database
+  // always has one). Unset: defaultPoolMax() below.
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).optional(),
   // Secrets at rest (issue 11 §5): the sealing keys, kept outside the database. Unset means the
   // 0600 key file DATA_DIR/secrets.key (db/sealing-keys.ts documents the format).
   SECRETS_KEY: z
@@ -287,6 +301,8 @@ export interface Config {
   // Faults (issue 11 §6).
   /** DATABASE_CONNECT_TIMEOUT: seconds to get a database connection (new or pooled), then 503. */
   databaseConnectTimeout: number;
+  /** DATABASE_POOL_MAX: most PostgreSQL connections of this instance. */
+  databasePoolMax: number;
   // Secrets at rest.
   /** SECRETS_KEY: sealing keys (first seals); undefined means the key file in DATA_DIR. */
   secretsKey: SealingKey[] | undefined;
@@ -476,6 +492,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     wsConnectionInitTimeout: env.WS_CONNECTION_INIT_TIMEOUT,
     // Faults (issue 11 §6).
     databaseConnectTimeout: env.DATABASE_CONNECT_TIMEOUT,
+    databasePoolMax: env.DATABASE_POOL_MAX ?? defaultPoolMax(),
     // Secrets at rest.
     secretsKey: env.SECRETS_KEY,
     // Accounts and outgoing mail.

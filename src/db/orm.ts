@@ -48,6 +48,8 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
   /** Seconds to wait for a connection (DATABASE_CONNECT_TIMEOUT) before the query fails. */
   connectTimeout?: number;
+  /** PostgreSQL only: most pooled connections (DATABASE_POOL_MAX). */
+  poolMax?: number;
   /** SECRETS_KEY, parsed; unset means the key file in `dataDir` (created on first start). */
   sealingKeys?: SealingKey[];
   /** Embedded only: ms a connection may sit silent (idle in a transaction) before it is cut. */
@@ -56,6 +58,8 @@ export interface DatabaseOptions {
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
 export const DEFAULT_CONNECT_TIMEOUT = 5;
+/** DATABASE_POOL_MAX's default: `pg`'s own. */
+export const DEFAULT_POOL_MAX = 10;
 /**
  * The embedded database's bound on waiting for its single pooled connection. It is in-process
  * and cannot be unreachable, so a wait there is queueing under load, not an outage: bounded
@@ -69,6 +73,7 @@ export function ormOptions(
   log?: (message: string) => void,
   connectTimeout = DEFAULT_CONNECT_TIMEOUT,
   embeddedIdleTimeoutMs = EMBEDDED_IDLE_TIMEOUT_MS,
+  poolMax = DEFAULT_POOL_MAX,
 ): Options {
   return {
     ...(typeof target === 'string' ? { clientUrl: target } : target),
@@ -92,7 +97,7 @@ export function ormOptions(
     // cuts them, so only a connection held silent (in a transaction) ever meets that timeout.
     pool: embedded
       ? { min: 0, max: 1, idleTimeoutMillis: Math.min(10_000, embeddedIdleTimeoutMs / 3) }
-      : { min: 0, max: 10 },
+      : { min: 0, max: poolMax },
     driverOptions: {
       // Without a bound, pg waits forever for a connection to an unreachable server (or for a
       // free one in the pool); with it the query fails and the caller gets 503 + Retry-After.
@@ -144,6 +149,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         options.log,
         options.connectTimeout,
         options.embeddedIdleTimeoutMs,
+        options.poolMax,
       ),
     );
     await orm.migrator.up();
