@@ -58,6 +58,14 @@ export const SPLITS = {
   heldout19: fileURLToPath(new URL('../../corpus/latchkey-heldout-19.jsonl', import.meta.url)),
   heldout20: fileURLToPath(new URL('../../corpus/latchkey-heldout-20.jsonl', import.meta.url)),
   heldout21: fileURLToPath(new URL('../../corpus/latchkey-heldout-21.jsonl', import.meta.url)),
+  train1: fileURLToPath(new URL('../../corpus/latchkey-train-1.jsonl', import.meta.url)),
+  train2: fileURLToPath(new URL('../../corpus/latchkey-train-2.jsonl', import.meta.url)),
+  train3: fileURLToPath(new URL('../../corpus/latchkey-train-3.jsonl', import.meta.url)),
+  train4: fileURLToPath(new URL('../../corpus/latchkey-train-4.jsonl', import.meta.url)),
+  train5: fileURLToPath(new URL('../../corpus/latchkey-train-5.jsonl', import.meta.url)),
+  train6: fileURLToPath(new URL('../../corpus/latchkey-train-6.jsonl', import.meta.url)),
+  train7: fileURLToPath(new URL('../../corpus/latchkey-train-7.jsonl', import.meta.url)),
+  train8: fileURLToPath(new URL('../../corpus/latchkey-train-8.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 
