@@ -5,7 +5,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Extraction, extractFromEmail, extractFromSms } from '../../src/extract/index.ts';
+import { type Analysis, analyseEmail, analyseSms } from '../../src/extract/analysis.ts';
+import {
+  decideWith,
+  type Extraction,
+  extractFromEmail,
+  extractFromSms,
+} from '../../src/extract/index.ts';
+import type { Weights } from '../../src/extract/learned/features.ts';
 
 export interface CorpusRecord {
   id: string;
@@ -69,6 +76,16 @@ export const SPLITS = {
 } as const;
 export type Split = keyof typeof SPLITS;
 
+/**
+ * What the learned scorer is trained on (scripts/train-extractor.ts): every split above. A set
+ * kept out to judge the scorer is never listed here; such sets are listed in BLIND_SPLITS, and a
+ * test checks the two lists never meet.
+ */
+export const TRAINING_SPLITS: readonly Split[] = Object.keys(SPLITS) as Split[];
+
+/** Sets written after the scorer was frozen, to judge it; never trained on (corpus/README.md). */
+export const BLIND_SPLITS: readonly string[] = [];
+
 export function loadSplit(split: Split): CorpusRecord[] {
   const path = SPLITS[split];
   if (!existsSync(path)) return [];
@@ -100,6 +117,23 @@ export function extractRecord(record: CorpusRecord, extractor: Extractor = CURRE
         text: record.text,
         html: record.html,
       });
+}
+
+/** The rules' reading of a record (what the learned scorer is trained and run on). */
+export function analyseRecord(record: CorpusRecord): Analysis {
+  return record.channel === 'sms'
+    ? analyseSms({ from: record.from, text: record.text ?? '' })
+    : analyseEmail({
+        from: record.from,
+        subject: record.subject,
+        text: record.text,
+        html: record.html,
+      });
+}
+
+/** The verdict on a record by the scorer with these weights (null: the rules alone). */
+export function verdictOf(record: CorpusRecord, weights: Weights | null): Extraction {
+  return decideWith(analyseRecord(record), weights);
 }
 
 /** The record's family tag (`family:promo` → `promo`); the shared corpus has none. */

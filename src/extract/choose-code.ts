@@ -28,6 +28,8 @@ export interface ScoredCode {
   readonly value: string;
   readonly score: number;
   readonly evidence: readonly Evidence[];
+  /** Where its best-scored occurrence stands (none for a value only a WebOTP line states). */
+  readonly at: { readonly segment: Segment; readonly start: number; readonly end: number } | null;
 }
 
 export interface CodeInputs {
@@ -68,12 +70,12 @@ export function statesCodePurpose(inputs: CodeInputs): boolean {
 
 /** All code candidates of the message, merged by value and ranked best first. */
 export function rankCodes(inputs: CodeInputs): ScoredCode[] {
-  const all: Array<{ cand: CodeCandidate; source: string }> = [];
+  const all: Array<{ cand: CodeCandidate; source: string; segment: Segment | null }> = [];
   let intent = inputs.retriever === true;
   for (const seg of inputs.segments) {
     const cands = scanCandidates(seg);
     addContextEvidence(seg, cands);
-    for (const cand of cands) all.push({ cand, source: seg.source });
+    for (const cand of cands) all.push({ cand, source: seg.source, segment: seg });
     if (!intent && hasCodeIntent(seg)) intent = true;
   }
   // Message-level negative context: a message that sells (promo, discount, coupon, sale…) and
@@ -100,6 +102,7 @@ export function rankCodes(inputs: CodeInputs): ScoredCode[] {
         evidence: [{ weight: 4, reason: 'stated by a WebOTP origin-bound line' }],
       },
       source: 'webotp',
+      segment: null,
     });
   }
   // The only clean candidate of a message about a code (or of a short message asking to sign in
@@ -130,22 +133,26 @@ export function rankCodes(inputs: CodeInputs): ScoredCode[] {
     }
   }
   // Merge by value: keep the best occurrence, note agreement between segments.
-  const byValue = new Map<string, { best: CodeCandidate; score: number; sources: Set<string> }>();
-  for (const { cand, source } of all) {
+  const byValue = new Map<
+    string,
+    { best: CodeCandidate; segment: Segment | null; score: number; sources: Set<string> }
+  >();
+  for (const { cand, source, segment } of all) {
     const score = sumEvidence(cand.evidence);
     const seen = byValue.get(cand.value);
     if (seen === undefined) {
-      byValue.set(cand.value, { best: cand, score, sources: new Set([source]) });
+      byValue.set(cand.value, { best: cand, segment, score, sources: new Set([source]) });
     } else {
       seen.sources.add(source);
       if (score > seen.score) {
         seen.best = cand;
+        seen.segment = segment;
         seen.score = score;
       }
     }
   }
   const ranked: ScoredCode[] = [];
-  for (const [value, { best, score, sources }] of byValue) {
+  for (const [value, { best, segment, score, sources }] of byValue) {
     const evidence = [...best.evidence];
     let total = score;
     if (sources.size > 1 && score > 0) {
@@ -156,7 +163,12 @@ export function rankCodes(inputs: CodeInputs): ScoredCode[] {
       evidence.push(agree);
       total += agree.weight;
     }
-    ranked.push({ value, score: total, evidence });
+    ranked.push({
+      value,
+      score: total,
+      evidence,
+      at: segment === null ? null : { segment, start: best.start, end: best.end },
+    });
   }
   ranked.sort((a, b) => b.score - a.score || b.value.length - a.value.length);
   return ranked;

@@ -33,6 +33,8 @@ export interface ScoredLink {
   readonly score: number;
   readonly tracker: boolean;
   readonly evidence: readonly Evidence[];
+  /** Its best-scored occurrence. */
+  readonly at: LinkOccurrence;
 }
 
 const CONTEXT_BEFORE = 220;
@@ -132,7 +134,13 @@ function scoreOccurrence(occ: LinkOccurrence): ScoredLink | null {
       evidence.push({ weight: -1.5, reason: 'image-only link (logo, badge or icon)' });
   }
   evidence.push(...contextEvidence(occ, anchor === undefined || shownIsUrl));
-  return { value: occ.url, score: sumEvidence(evidence), tracker: facts.tracker, evidence };
+  return {
+    value: occ.url,
+    score: sumEvidence(evidence),
+    tracker: facts.tracker,
+    evidence,
+    at: occ,
+  };
 }
 
 /**

@@ -17,6 +17,7 @@
 import { CODE_THRESHOLD, type ScoredCode } from './choose-code.ts';
 import { LINK_THRESHOLD, type ScoredLink } from './choose-link.ts';
 import { describeEvidence, type Evidence, probability, round3 } from './evidence.ts';
+import type { LearnedDecision } from './learned/model.ts';
 import type { Alternative, Extraction } from './types.ts';
 
 const MAX_ALTERNATIVES = 8;
@@ -149,5 +150,60 @@ export function emptyVerdict(): Extraction {
     webauthn_required: false,
     confidence: 0,
     alternatives: [],
+  };
+}
+
+/**
+ * The verdict of the learned scorer (learned/model.ts): its probabilities are the candidates'
+ * scores, its choices the chosen values; the rules' evidence stays as each candidate's reasons.
+ * Confidence per decision as above — the chosen probability minus half the strongest rival's, or
+ * one minus the best rejected probability — and the verdict's is the lower of the two.
+ */
+export function buildLearnedVerdict(
+  codes: readonly ScoredCode[],
+  links: readonly ScoredLink[],
+  decision: LearnedDecision,
+  webauthn: boolean,
+): Extraction {
+  const evidenceOf = new Map<string, readonly Evidence[]>();
+  for (const c of codes)
+    if (!evidenceOf.has(`c${c.value}`)) evidenceOf.set(`c${c.value}`, c.evidence);
+  for (const l of links)
+    if (!evidenceOf.has(`l${l.value}`)) evidenceOf.set(`l${l.value}`, l.evidence);
+  const rankedCodes = [...decision.codes].sort((a, b) => b.probability - a.probability);
+  const rankedLinks = [...decision.links].sort((a, b) => b.probability - a.probability);
+  const alternatives: Alternative[] = [
+    ...rankedCodes.slice(0, MAX_ALTERNATIVES).map((c) => ({
+      kind: 'otp_code' as const,
+      value: c.value,
+      score: round3(c.probability),
+      chosen: c === decision.code,
+      reasons: reasons(evidenceOf.get(`c${c.value}`) ?? []),
+    })),
+    ...rankedLinks.slice(0, MAX_ALTERNATIVES).map((l) => ({
+      kind: 'magic_link' as const,
+      value: l.value,
+      score: round3(l.probability),
+      chosen: l === decision.link,
+      reasons: reasons(evidenceOf.get(`l${l.value}`) ?? []),
+    })),
+  ];
+  const chosen = decision.code;
+  const codeConf = decisionConfidence(
+    rankedCodes.map((c) => c.probability),
+    chosen === null ? -1 : rankedCodes.indexOf(chosen),
+    rankedCodes.map((c) => chosen === null || !chosen.value.includes(c.value)),
+  );
+  const linkConf = decisionConfidence(
+    rankedLinks.map((l) => l.probability),
+    decision.link === null ? -1 : rankedLinks.indexOf(decision.link),
+    rankedLinks.map(() => true),
+  );
+  return {
+    otp_code: chosen?.value ?? null,
+    magic_link: decision.link?.value ?? null,
+    webauthn_required: webauthn,
+    confidence: round3(Math.min(codeConf, linkConf)),
+    alternatives,
   };
 }

@@ -131,16 +131,17 @@ describe('confidence of "no link"', () => {
 });
 
 describe('confidence of a code whose purpose is never stated', () => {
-  test('a bare "code" with no sign-in or verify word is given, but at most at 0.85', () => {
-    const v = extractFromSms({ text: 'Lumo code: 551902' });
-    expect(v.otp_code).toBe('551902');
-    expect(v.confidence).toBeLessThanOrEqual(0.85);
-  });
-
-  test('the same code named a verification code keeps its higher confidence', () => {
-    const v = extractFromSms({ text: 'Lumo verification code: 551902' });
-    expect(v.otp_code).toBe('551902');
-    expect(v.confidence).toBeGreaterThan(0.85);
+  // The rules capped such a code at 0.85 (their blind calibration); the learned scorer's score is
+  // its own probability, whose calibration is measured on sets it never saw
+  // (bench/results/extract-calibration.md). What holds either way: the bare label is a code, and
+  // naming its purpose makes the scorer no less sure of it.
+  test('a bare "code" with no sign-in or verify word is given; naming its purpose scores it no lower', () => {
+    const bare = extractFromSms({ text: 'Lumo code: 551902' });
+    const named = extractFromSms({ text: 'Lumo verification code: 551902' });
+    expect(bare.otp_code).toBe('551902');
+    expect(named.otp_code).toBe('551902');
+    expect(named.alternatives[0]!.score).toBeGreaterThanOrEqual(bare.alternatives[0]!.score);
+    expect(named.confidence).toBeGreaterThan(0.85);
   });
 
   test('an SMS Retriever hash states the purpose', () => {

@@ -88,10 +88,14 @@ describe('codes beside numbers that are not codes', () => {
 });
 
 describe('confidence of the doubtful', () => {
-  test('"no code" is not said with confidence while a labelled candidate was turned down by context', () => {
+  // "No code" is exactly as sure as the best turned-down candidate is unlikely: the confidence of
+  // the decision is one minus that candidate's probability, which the alternatives show.
+  test('"no code" is as doubtful as the labelled candidate turned down by context is likely', () => {
     const v = sms('Acme Pay: your security code 7712 dollars was credited.');
     expect(v.otp_code).toBeNull();
-    expect(v.confidence).toBeLessThanOrEqual(0.7);
+    const rejected = v.alternatives.find((a) => a.value === '7712')!;
+    expect(rejected.chosen).toBe(false);
+    expect(v.confidence).toBeCloseTo(1 - rejected.score, 2);
   });
 });
 
@@ -122,11 +126,12 @@ describe('sign-in links in SMS', () => {
     ).toBe('https://pw.example/a/Lq82Zx');
   });
 
-  test('"no link" is not said with confidence while a one-time-looking link stands unexplained', () => {
-    // Swahili, which no keyword table covers: nothing vouches for the link, nothing speaks against it.
+  test('a Swahili "your sign-in link" gives the link', () => {
+    // "Kiungo chako cha kuingia": no keyword table covers Swahili, so the rules turned this link
+    // down (unsure, at 0.7); the learned scorer has read Swahili sign-in messages in its training
+    // sets and takes it.
     const v = sms('Kiungo chako cha kuingia: https://kw.example/i/Tq72Xz');
-    expect(v.magic_link).toBeNull();
-    expect(v.confidence).toBeLessThanOrEqual(0.7);
+    expect(v.magic_link).toBe('https://kw.example/i/Tq72Xz');
   });
 
   test('a short link in a marketing SMS with no sign-in word is not a magic link', () => {
