@@ -73,6 +73,11 @@ export const SPLITS = {
   train6: fileURLToPath(new URL('../../corpus/latchkey-train-6.jsonl', import.meta.url)),
   train7: fileURLToPath(new URL('../../corpus/latchkey-train-7.jsonl', import.meta.url)),
   train8: fileURLToPath(new URL('../../corpus/latchkey-train-8.jsonl', import.meta.url)),
+  train9: fileURLToPath(new URL('../../corpus/latchkey-train-9.jsonl', import.meta.url)),
+  train10: fileURLToPath(new URL('../../corpus/latchkey-train-10.jsonl', import.meta.url)),
+  train12: fileURLToPath(new URL('../../corpus/latchkey-train-12.jsonl', import.meta.url)),
+  train13: fileURLToPath(new URL('../../corpus/latchkey-train-13.jsonl', import.meta.url)),
+  train16: fileURLToPath(new URL('../../corpus/latchkey-train-16.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

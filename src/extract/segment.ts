@@ -5,7 +5,9 @@
  * Invariants: `fold.length === text.length`; hits inside URLs are dropped (a `login` inside a link
  * must not vouch for a nearby number); `hits` and `urls` are sorted by start.
  */
+import { type Concept, findConcepts } from './concepts/index.ts';
 import { findKeywords, type Hit } from './lexicon.ts';
+import type { KeywordHit } from './matcher.ts';
 import { foldText } from './normalize.ts';
 import { findTextUrls, type TextUrl } from './text-links.ts';
 
@@ -17,6 +19,8 @@ export interface Segment {
   readonly fold: string;
   readonly hits: readonly Hit[];
   readonly urls: readonly TextUrl[];
+  /** What numbers and links here are for (concepts/): read by the learned scorer, not the rules. */
+  readonly concepts: readonly KeywordHit<Concept>[];
 }
 
 /** `text` must already be normalised (normalizeText). */
@@ -24,8 +28,12 @@ export function makeSegment(source: SegmentSource, text: string): Segment {
   const fold = foldText(text);
   const urls = findTextUrls(text, fold);
   let hits = findKeywords(fold);
-  if (urls.length > 0) hits = hits.filter((h) => !insideAny(h.start, h.end, urls));
-  return { source, text, fold, hits, urls };
+  let concepts = findConcepts(fold);
+  if (urls.length > 0) {
+    hits = hits.filter((h) => !insideAny(h.start, h.end, urls));
+    concepts = concepts.filter((h) => !insideAny(h.start, h.end, urls));
+  }
+  return { source, text, fold, hits, urls, concepts };
 }
 
 function insideAny(start: number, end: number, spans: readonly TextUrl[]): boolean {
@@ -36,7 +44,7 @@ function insideAny(start: number, end: number, spans: readonly TextUrl[]): boole
 }
 
 /** Index of the first hit whose start is >= pos (hits sorted by start). */
-export function firstHitAtOrAfter(hits: readonly Hit[], pos: number): number {
+export function firstHitAtOrAfter(hits: readonly { start: number }[], pos: number): number {
   let lo = 0;
   let hi = hits.length;
   while (lo < hi) {
@@ -48,8 +56,12 @@ export function firstHitAtOrAfter(hits: readonly Hit[], pos: number): number {
 }
 
 /** Hits overlapping [from, to). Hits are short, so starting a little early is enough. */
-export function hitsBetween(hits: readonly Hit[], from: number, to: number): Hit[] {
-  const result: Hit[] = [];
+export function hitsBetween<H extends { start: number; end: number } = Hit>(
+  hits: readonly H[],
+  from: number,
+  to: number,
+): H[] {
+  const result: H[] = [];
   for (let i = firstHitAtOrAfter(hits, from - 64); i < hits.length; i += 1) {
     const h = hits[i]!;
     if (h.start >= to) break;

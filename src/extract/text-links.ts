@@ -64,10 +64,11 @@ function trimTrailing(url: string): string {
 }
 
 /**
- * `,10` `;30` `!Ok` `(24` at the end of a URL run that stopped against a non-ASCII letter: the
- * full-width `，` `；` `！` `（` of the next clause, made ASCII by normalisation.
+ * `,10` `;30` `!Ok` `(24` or a bare `(` at the end of a URL run that stopped against a non-ASCII
+ * letter: the full-width `，` `；` `！` `（` of the next clause, made ASCII by normalisation
+ * (`…/l/Rz7Wq2Kx9N（请勿转发他人）`).
  */
-const GLUED_CLAUSE = /[,;!(][A-Za-z0-9]{1,6}$/;
+const GLUED_CLAUSE = /[,;!(][A-Za-z0-9]{0,6}$/;
 
 function cutGluedClause(run: string, next: number): string {
   if (Number.isNaN(next) || next < 0x80) return run;
