@@ -78,6 +78,12 @@ export const SPLITS = {
   train12: fileURLToPath(new URL('../../corpus/latchkey-train-12.jsonl', import.meta.url)),
   train13: fileURLToPath(new URL('../../corpus/latchkey-train-13.jsonl', import.meta.url)),
   train16: fileURLToPath(new URL('../../corpus/latchkey-train-16.jsonl', import.meta.url)),
+  train11: fileURLToPath(new URL('../../corpus/latchkey-train-11.jsonl', import.meta.url)),
+  train14: fileURLToPath(new URL('../../corpus/latchkey-train-14.jsonl', import.meta.url)),
+  train15: fileURLToPath(new URL('../../corpus/latchkey-train-15.jsonl', import.meta.url)),
+  train17: fileURLToPath(new URL('../../corpus/latchkey-train-17.jsonl', import.meta.url)),
+  train18: fileURLToPath(new URL('../../corpus/latchkey-train-18.jsonl', import.meta.url)),
+  train21: fileURLToPath(new URL('../../corpus/latchkey-train-21.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

@@ -177,6 +177,8 @@ for (const [from, to] of [
   ['đ', 'd'],
   ['Đ', 'd'],
   ['ħ', 'h'],
+  // Final sigma: capitals fold to σ, so a keyword written with ς would never meet a message in capitals.
+  ['ς', 'σ'],
 ] as const) {
   FOLD[from.charCodeAt(0)] = to.charCodeAt(0);
 }

@@ -181,11 +181,27 @@ function hostMatches(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
+/**
+ * Letters only, both cases, in runs too short to be words (`zzOdVoHenjQh`, `LTuDzJDypA`,
+ * `XBbTFYXD`): generated. A base62 or base64url token of 8-12 characters has no digit about a
+ * tenth of the time; CamelCase words (`VerifyEmail`, `MyAccount`) have runs of three letters and
+ * more.
+ */
+function generatedLetters(s: string): boolean {
+  if (!/^[A-Za-z]+$/.test(s) || !/[a-z]/.test(s) || !/[A-Z]/.test(s)) return false;
+  const runs = s.match(/[A-Z]+[a-z]*|[a-z]+/g) ?? [];
+  return (
+    (runs.length >= 3 && s.length / runs.length < 3.5) || (s.length >= 8 && /[A-Z]{4}/.test(s))
+  );
+}
+
 /** Looks generated: long, letters and digits mixed, or many case/kind changes. */
 export function isRandomToken(s: string): boolean {
   if (s.length < 8 || !/^[A-Za-z0-9_\-.~=%+]+$/.test(s)) return false;
   const letters = (s.match(/[A-Za-z]/g) ?? []).length;
   const digits = (s.match(/\d/g) ?? []).length;
+  if (digits === 0 && letters === s.length)
+    return s.length >= 20 ? /[a-z]/.test(s) && /[A-Z]/.test(s) : generatedLetters(s);
   if (letters === 0 || digits === 0) return false;
   if (s.length >= 20) return true;
   const mixedCase = /[a-z]/.test(s) && /[A-Z]/.test(s);
@@ -193,9 +209,12 @@ export function isRandomToken(s: string): boolean {
   return mixedCase || changes >= 4;
 }
 
-/** A short opaque id: 5–12 letters and digits, both present (`a8Kd2`, `P2kQ9x`). */
+/** A short opaque id: 5–12 letters and digits, both present (`a8Kd2`, `P2kQ9x`), or generated letters. */
 export function isShortToken(s: string): boolean {
-  return /^[A-Za-z0-9]{5,12}$/.test(s) && /\d/.test(s) && /[A-Za-z]/.test(s);
+  return (
+    (/^[A-Za-z0-9]{5,12}$/.test(s) && /\d/.test(s) && /[A-Za-z]/.test(s)) ||
+    (s.length >= 6 && s.length <= 12 && generatedLetters(s))
+  );
 }
 
 /** Upper case, lower case and digits all in one short id (`Zx9q`, `Lp83Qz`): generated, not a word. */

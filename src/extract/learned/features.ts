@@ -15,7 +15,7 @@
  */
 import type { Analysis } from '../analysis.ts';
 import type { ScoredCode } from '../choose-code.ts';
-import type { ScoredLink } from '../choose-link.ts';
+import { chooseLink, type ScoredLink } from '../choose-link.ts';
 import { hitsBetween, type Segment } from '../segment.ts';
 import { hash32, TokenList, tokenize } from './tokens.ts';
 
@@ -43,6 +43,8 @@ const Kind = {
   UrlWord: 12,
   QueryKey: 13,
   Anchor: 14,
+  LeftPair: 15,
+  RightPair: 16,
 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 
@@ -145,7 +147,8 @@ const MESSAGE_CHARS = 6000;
 const MESSAGE_TOKENS = 600;
 /** Weight of each message word: there are many, and they describe the message, not the candidate. */
 const MESSAGE_VALUE = 0.5;
-const CROSS_VALUE = 0.5;
+/** Leave-one-set-out: 0.25 → 96.7% exact, 87 invented codes; 0.5 → 96.6%, 106. */
+const CROSS_VALUE = 0.25;
 
 /** What every candidate of a message shares: its words and the keyword classes in it. */
 export interface MessageContext {
@@ -186,18 +189,29 @@ const LEFT_KINDS = [Kind.Left1, Kind.Left2, Kind.Left2, Kind.Left4] as const;
 const RIGHT_KINDS = [Kind.Right1, Kind.Right2, Kind.Right2, Kind.Right4] as const;
 
 /** The words just before and after a span of its segment, nearest first, by distance. */
+/**
+ * The words on each side, nearest first by distance, and the pairs of neighbouring words nearest
+ * the span ("code :", "ist :"): leave-one-set-out, the pairs took exact from 96.5% to 96.6% and
+ * invented codes from 119 to 106.
+ */
 function addWindow(b: Builder, seg: Segment, start: number, end: number) {
   const left = tokenize(seg.fold, start - 160, start, scratch);
   for (let k = 0; k < LEFT_TOKENS && k < left.count; k++) {
     const h = left.hash[left.count - 1 - k]!;
     b.word(LEFT_KINDS[Math.min(k, 3)]!, h);
     b.word(Kind.LeftAny, h);
+    if (k + 1 < left.count && k < 4) {
+      b.word(Kind.LeftPair, (Math.imul(left.hash[left.count - 2 - k]!, 31) + h + k) >>> 0);
+    }
   }
   const right = tokenize(seg.fold, end, end + 100, scratch);
   for (let k = 0; k < RIGHT_TOKENS && k < right.count; k++) {
     const h = right.hash[k]!;
     b.word(RIGHT_KINDS[Math.min(k, 3)]!, h);
     b.word(Kind.RightAny, h);
+    if (k + 1 < right.count && k < 3) {
+      b.word(Kind.RightPair, (Math.imul(h, 31) + right.hash[k + 1]! + k) >>> 0);
+    }
   }
 }
 
@@ -295,9 +309,14 @@ export function linkFeatures(
   rank: number,
   best: number,
   count: number,
+  /** No other link of the message could sign in: every other one is a redirect or ruled out. */
+  alone = false,
 ): Features {
   const b = builder.reset();
   b.name('bias');
+  // A redirect is rarely the answer (the real link is usually given too), except when it is the
+  // only way in: many mailers wrap every link of a sign-in mail in their click tracker.
+  if (link.tracker) b.name(alone ? 'tracker:alone' : 'tracker:beside');
   b.name('score', Math.max(-3, Math.min(3, link.score / 3)));
   b.name(`rank:${Math.min(rank, 4)}`);
   b.name('gap', Math.max(0, Math.min(3, (best - link.score) / 3)));
@@ -360,6 +379,11 @@ export interface Candidate {
   readonly tracker?: boolean;
   /** Ruled out whatever its score (VETO below). */
   readonly vetoed?: boolean;
+  /**
+   * The rules chose this link and its own text says "sign in" or "verify" (`Log in`, `ログイン`,
+   * `Zaloguj się`): model.ts takes it when the scorer would take no link.
+   */
+  readonly vouched?: boolean;
 }
 
 /**
@@ -385,6 +409,11 @@ export function featuresOf(analysis: Analysis): ScoredMessage {
   const best = analysis.codes[0]?.score ?? 0;
   const bestLink = analysis.links[0]?.score ?? 0;
   const links = analysis.links.slice(0, CANDIDATES);
+  const vetoed = links.map((l) => l.evidence.some((e) => VETO.test(e.reason)));
+  const chosen = chooseLink(analysis.links);
+  const vouched = (l: ScoredLink) =>
+    l === chosen && l.evidence.some((e) => e.weight >= 2 && e.reason.startsWith('link text says'));
+  const plain = links.filter((l, i) => !l.tracker && !vetoed[i]).length;
   return {
     message: messageFeatures(context),
     codes: analysis.codes.slice(0, CANDIDATES).map((c, i) => ({
@@ -394,8 +423,9 @@ export function featuresOf(analysis: Analysis): ScoredMessage {
     links: links.map((l, i) => ({
       value: l.value,
       tracker: l.tracker,
-      vetoed: l.evidence.some((e) => VETO.test(e.reason)),
-      features: linkFeatures(l, i, bestLink, analysis.links.length),
+      vetoed: vetoed[i],
+      vouched: vouched(l),
+      features: linkFeatures(l, i, bestLink, analysis.links.length, plain === 0),
     })),
   };
 }

@@ -27,9 +27,19 @@ import {
   type Weights,
 } from './features.ts';
 
-/** A code is given from this probability up: trades invented codes for missed ones (LOSO). */
+/**
+ * A code is given from this probability up. Leave-one-set-out over the author sets: 0.5 → 96.8%
+ * exact with 125 invented codes, 0.6 → 96.6% with 109, 0.8 → 96.1% with 54.
+ */
 export const CODE_THRESHOLD = 0.6;
-export const LINK_THRESHOLD = 0.5;
+/**
+ * A link likewise, higher: an agent following a wrong link does more harm than one told there is
+ * none (0.5 → 0.7 costs 0.1% exact leave-one-set-out, and turns down the token-looking links of
+ * "your photos are ready" and "Emma shared a file" texts).
+ */
+export const LINK_THRESHOLD = 0.7;
+/** The probability a rules-vouched link is given (the precision measured for that case: 20/22). */
+const VOUCHED = 0.9;
 
 const MAGIC = 'LKW1';
 const HEADER = 8;
@@ -82,6 +92,7 @@ export interface Scored {
   readonly probability: number;
   readonly tracker?: boolean;
   readonly vetoed?: boolean;
+  readonly vouched?: boolean;
 }
 
 function score(candidates: readonly Candidate[], message: Features, table: Float32Array): Scored[] {
@@ -90,6 +101,7 @@ function score(candidates: readonly Candidate[], message: Features, table: Float
     value: c.value,
     tracker: c.tracker,
     vetoed: c.vetoed,
+    vouched: c.vouched,
     probability: c.vetoed ? 0 : sigmoid(dot(c.features, table) + shared),
   }));
 }
@@ -114,6 +126,18 @@ export function decide(scored: ScoredMessage, weights: Weights): LearnedDecision
   const qualified = links
     .filter((l) => l.probability >= LINK_THRESHOLD)
     .sort((a, b) => b.probability - a.probability);
-  const link = qualified.find((l) => !l.tracker) ?? qualified[0] ?? null;
-  return { codes, links, code, link };
+  let link = qualified.find((l) => !l.tracker) ?? qualified[0] ?? null;
+  // A link the rules chose whose own text says "sign in" stands when the scorer would take none:
+  // leave-one-set-out, where the two disagreed so, the rules were right 20 times of 22.
+  if (link === null) {
+    const vouched = links.find((l) => l.vouched && !l.vetoed);
+    if (vouched !== undefined)
+      link = { ...vouched, probability: Math.max(vouched.probability, VOUCHED) };
+  }
+  return {
+    codes,
+    links: link === null ? links : links.map((l) => (l.value === link.value ? link : l)),
+    code,
+    link,
+  };
 }
