@@ -85,6 +85,7 @@ export const SPLITS = {
   train18: fileURLToPath(new URL('../../corpus/latchkey-train-18.jsonl', import.meta.url)),
   train21: fileURLToPath(new URL('../../corpus/latchkey-train-21.jsonl', import.meta.url)),
   train19: fileURLToPath(new URL('../../corpus/latchkey-train-19.jsonl', import.meta.url)),
+  train20: fileURLToPath(new URL('../../corpus/latchkey-train-20.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

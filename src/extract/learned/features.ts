@@ -421,6 +421,7 @@ export function featuresOf(analysis: Analysis): ScoredMessage {
     message: messageFeatures(context),
     codes: analysis.codes.slice(0, CANDIDATES).map((c, i) => ({
       value: c.value,
+      vetoed: joinedUnlabelled(c),
       features: codeFeatures(c, i, best, context),
     })),
     links: links.map((l, i) => ({
@@ -477,6 +478,19 @@ function afterAlert(link: ScoredLink): boolean {
     }
   }
   return alert >= 0;
+}
+
+/**
+ * A number the rules joined from groups in table cells of their own (`12 | 34 | 56`) with nothing
+ * calling it a code — no code label, no verb asking to type it — is a table of figures, not a code
+ * (a weekly digest, a score card), whatever sign-in word stands elsewhere. Of the corpus's 7
+ * expected codes built so, every one is labelled.
+ */
+function joinedUnlabelled(code: ScoredCode): boolean {
+  return (
+    code.evidence.some((e) => e.reason === 'groups shown in cells of their own') &&
+    !code.evidence.some((e) => e.weight > 0 && /^(code label|asks to type)/.test(e.reason))
+  );
 }
 
 /** The fitted tables: one weight per feature slot, for codes and for links. */
