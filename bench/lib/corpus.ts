@@ -96,8 +96,21 @@ export type Split = keyof typeof SPLITS;
  */
 export const TRAINING_SPLITS: readonly Split[] = Object.keys(SPLITS) as Split[];
 
-/** Sets written after the scorer was frozen, to judge it; never trained on (corpus/README.md). */
-export const BLIND_SPLITS: readonly string[] = [];
+/**
+ * The final held-out sets: written by three authors who never saw the extractor, committed
+ * unread, each label reviewed blind by a second reader, never trained on; judged once by the
+ * scorer frozen in 273685a (bench/suites/extract-final.ts).
+ */
+export const FINAL_SETS = [1, 2, 3].map((n) => ({
+  name: `final${n}`,
+  path: fileURLToPath(new URL(`../../corpus/latchkey-final-${n}.jsonl`, import.meta.url)),
+  adjudication: fileURLToPath(
+    new URL(`../../corpus/latchkey-final-${n}-adjudication.jsonl`, import.meta.url),
+  ),
+}));
+
+/** Sets kept out of training to judge the scorer (never in TRAINING_SPLITS; a test checks). */
+export const BLIND_SPLITS: readonly string[] = FINAL_SETS.map((s) => s.name);
 
 export function loadSplit(split: Split): CorpusRecord[] {
   const path = SPLITS[split];
