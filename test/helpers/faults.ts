@@ -75,6 +75,14 @@ export class FaultProxy {
     if (was === 'blackhole') this.#dropAll();
   }
 
+  /**
+   * The link breaks while the dependency stays up: every open connection is reset, new ones are
+   * forwarded as before (a load balancer or NAT dropping idle flows).
+   */
+  resetConnections() {
+    this.#dropAll();
+  }
+
   async close() {
     this.#dropAll();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));

@@ -84,7 +84,7 @@ describe('Redis-shared bus', () => {
         resynced = resolve;
       });
       bus.onResync(() => resynced());
-      proxy.restore(); // drops the open connections; ioredis reconnects and resubscribes
+      proxy.resetConnections(); // ioredis reconnects and resubscribes
       await done;
       // The same function registered twice and stopped once is still called, once.
       expect(twice).toBe(1);
