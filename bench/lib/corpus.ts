@@ -86,6 +86,8 @@ export const SPLITS = {
   train21: fileURLToPath(new URL('../../corpus/latchkey-train-21.jsonl', import.meta.url)),
   train19: fileURLToPath(new URL('../../corpus/latchkey-train-19.jsonl', import.meta.url)),
   train20: fileURLToPath(new URL('../../corpus/latchkey-train-20.jsonl', import.meta.url)),
+  train22: fileURLToPath(new URL('../../corpus/latchkey-train-22.jsonl', import.meta.url)),
+  train23: fileURLToPath(new URL('../../corpus/latchkey-train-23.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

@@ -112,12 +112,18 @@ describe('sign-in links in SMS', () => {
     );
   });
 
-  test('a sign-in link labelled "details" behind a sign-in verb is still the magic link', () => {
-    expect(
-      sms(
-        'Brickyard: order #4410 shipped. Sign in to see the details: https://bky.example/s/T7q2Lm',
-      ).magic_link,
-    ).toBe('https://bky.example/s/T7q2Lm');
+  test('a link labelled "details" behind "sign in" is an open question, and the verdict says so', () => {
+    // "Sign in to see the details: <link>" reads as a login page as well as a link that signs in;
+    // the corpus brief (rule 6) leaves out what a careful reader could argue, and training set
+    // 23's author labelled order and status links of this kind "no link". Whichever way the
+    // scorer leans, the link is ranked with its sign-in reason and the confidence is doubtful.
+    const v = sms(
+      'Brickyard: order #4410 shipped. Sign in to see the details: https://bky.example/s/T7q2Lm',
+    );
+    const link = v.alternatives.find((a) => a.kind === 'magic_link');
+    expect(link?.value).toBe('https://bky.example/s/T7q2Lm');
+    expect(link?.reasons.some((r) => r.includes('sign-in or verify word "sign in"'))).toBe(true);
+    expect(v.confidence).toBeLessThan(0.7);
   });
 
   test('a German compound sign-in word (Anmeldelink) vouches for the link after it', () => {
