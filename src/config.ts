@@ -12,9 +12,9 @@ import { availableParallelism } from 'node:os';
  * DATABASE_POOL_MAX's default: twice the cores plus one (the sizing Prisma and HikariCP's guide
  * use), at most `pg`'s own 10. Every statement here is short, so a connection serves a thousand
  * or more a second; more connections than that only make more backends compete for the database
- * server's cores. Measured on the 2-core bench machine (PostgreSQL beside the service): 10
- * connections gave a burst of 200 verdicts a p99 of 82-199 ms, 4 gave 50-96 ms, at the same
- * throughput (bench/results/throughput.md, "Pool size").
+ * server's cores. Measured on the 2-core bench machine (PostgreSQL beside the service), 10
+ * connections bought nothing: 727 open+close pairs/s and a burst p99 of 80 ms, against 674-705
+ * pairs/s and 61-86 ms with 5 (bench/results/throughput.md, "Pool size").
  */
 export const defaultPoolMax = (cores = availableParallelism()) => Math.min(10, 2 * cores + 1);
 
