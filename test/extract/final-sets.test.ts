@@ -1,0 +1,118 @@
+/**
+ * The final held-out sets (corpus/README.md, "The final held-out sets: two rounds"): each is the
+ * file committed unread before its one blind look, its second reader's verdicts cover every
+ * record, and the scorer that ships holds each set where its look left it. The floors are the
+ * shipped scorer's figures, not the issue's targets: `left` says what is still wrong. Nothing here
+ * trains on the sets (learned.test.ts keeps them out of TRAINING_SPLITS).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { type CorpusRecord, evaluate, FINAL_SETS, summarize } from '../../bench/lib/corpus.ts';
+
+interface Pinned {
+  readonly sha256: string;
+  readonly committedIn: string;
+  /** The adjudicated figures of its one blind look, and by which frozen scorer. */
+  readonly blind: string;
+  readonly target: number;
+  readonly maxInvented: number;
+  readonly left?: string;
+}
+
+const PINNED: Record<string, Pinned> = {
+  final1: {
+    sha256: 'd763f997d115c05ec233a8c3ccf5f4b3568ab4a6982e92bc7c589109617f1de4',
+    committedIn: '4c7b7ac',
+    blind: '300/300, 0 invented, by 273685a',
+    target: 0.99,
+    maxInvented: 0,
+  },
+  final2: {
+    sha256: 'e63e64b8dbadd75d6b52da03d955c49ae2b9c17927dd9b1775cf07c349b321a0',
+    committedIn: 'a1fa9b8',
+    blind: '298/300, 2 invented, by 273685a',
+    target: 0.99,
+    maxInvented: 1,
+    left: 'sms-1215: an Arabic code the message reports as already used is still given',
+  },
+  final3: {
+    sha256: 'fe2989b0973bae5533f865dc41558f111085d1704599531aebde9ac583c6f7ea',
+    committedIn: '9046fb7',
+    blind: '299/299, 0 invented, by 273685a',
+    target: 0.99,
+    maxInvented: 0,
+    left: 'email-1125: a German 8-digit code written 4 + 4 after "Ihr Bestätigungscode lautet:" is turned down (as email-1213 of set 4)',
+  },
+  final4: {
+    sha256: '2d033c194627d267e9f2385e122cc418c220b1037dbc1a6812544a30a956d920',
+    committedIn: 'ac66388',
+    blind: '297/300, 1 invented, by bc9ac32',
+    target: 0.99,
+    maxInvented: 1,
+    left: "email-1051: a council-tax receipt's card authorisation code is given; sms-1177 (a console-link code beside a console id) and email-1213 (a German 8-digit code written 4 + 4) are turned down",
+  },
+  final5: {
+    sha256: 'b2fadeb61e75187d84b4437244fb39ed589a186c6322f3035ec64d0e9509b895',
+    committedIn: 'ac66388',
+    blind: '286/300, 1 invented, by bc9ac32',
+    target: 0.95,
+    maxInvented: 1,
+    left: 'sign-in codes turned down in ru, ar, he, fa, id, vi, th and sw (languages with few training records), two Cyrillic SMS links missed, a Hebrew meeting passcode given',
+  },
+  final6: {
+    sha256: '7df5c33a25b0435fa1398d96531065c95458b129d9042661846de2ea9eae1b2a',
+    committedIn: 'ac66388',
+    blind: '297/300, 0 invented, by bc9ac32',
+    target: 0.99,
+    maxInvented: 0,
+    left: 'two emailed login links (email-1023, email-1054) and a sign-in code beside an invoice number (sms-1138) turned down',
+  },
+};
+
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+
+describe('final held-out sets', () => {
+  test('every final set is pinned', () => {
+    expect(FINAL_SETS.map((s) => s.name).sort()).toEqual(Object.keys(PINNED).sort());
+  });
+
+  test.each(FINAL_SETS.map((s) => [s.name, s] as const))(
+    '%s is the file committed unread before its look, and every label was reviewed',
+    (name, set) => {
+      const pinned = PINNED[name]!;
+      const sha = createHash('sha256').update(readFileSync(set.path)).digest('hex');
+      expect(sha, `${name} as committed in ${pinned.committedIn}`).toBe(pinned.sha256);
+      const records = lines(set.path).map((l) => JSON.parse(l) as CorpusRecord);
+      const verdicts = lines(set.adjudication).map(
+        (l) => JSON.parse(l) as { id: string; verdict: string },
+      );
+      expect(records.length).toBe(300);
+      expect(verdicts.map((v) => v.id)).toEqual(records.map((r) => r.id));
+      for (const v of verdicts) expect(['agree', 'dispute']).toContain(v.verdict);
+    },
+  );
+
+  test.each(FINAL_SETS.map((s) => [`${s.name} (blind ${PINNED[s.name]!.blind})`, s] as const))(
+    '%s holds where its look left it (adjudicated records)',
+    (_name, set) => {
+      const pinned = PINNED[set.name]!;
+      const disputed = new Set(
+        lines(set.adjudication)
+          .map((l) => JSON.parse(l) as { id: string; verdict: string })
+          .filter((v) => v.verdict === 'dispute')
+          .map((v) => v.id),
+      );
+      const records = lines(set.path)
+        .map((l) => JSON.parse(l) as CorpusRecord)
+        .filter((r) => !disputed.has(r.id));
+      const s = summarize(evaluate(records));
+      expect(s.negatives).toBeGreaterThanOrEqual(150);
+      expect(s.exactRate, pinned.left).toBeGreaterThanOrEqual(pinned.target);
+      expect(s.invented, pinned.left).toBeLessThanOrEqual(pinned.maxInvented);
+    },
+  );
+});
