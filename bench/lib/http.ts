@@ -4,7 +4,7 @@
  * load comes from other machines. Node's global `fetch` (WHATWG streams, Headers and Response
  * objects per call) cost 148 µs of client CPU per request in a same-machine probe against a bare
  * `node:http` server, undici's `request` on a keep-alive agent 34 µs, for the same requests and
- * answers (bench/results/throughput.md, "The bench client"). Both are undici underneath.
+ * answers (bench/results/throughput.md, "Session 5"). Both are undici underneath.
  *
  * `BENCH_CLIENT=fetch` measures with the global `fetch` instead, as the suites did before, so a
  * figure can be reproduced with either client.
