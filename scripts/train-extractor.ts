@@ -1,6 +1,6 @@
 /**
  * Trains the extractor's learned scorer on the project's corpus and writes its weights to
- * src/extract/learned/weights.bin (committed; test/extract/learned-weights.test.ts trains again
+ * src/extract/learned/weights.bin (committed; test/extract/learned.test.ts trains again
  * and compares, so the file is exactly what this code makes of this corpus).
  *
  * Run: `npm run extractor:train`. Trains on TRAINING_SPLITS (bench/lib/corpus.ts), never on a

@@ -7,6 +7,12 @@
 import { Resolver } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { z } from 'zod';
+import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
+import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 
 /**
  * DATABASE_POOL_MAX's default: twice the cores plus one (the sizing Prisma and HikariCP's guide
@@ -17,13 +23,6 @@ import { availableParallelism } from 'node:os';
  * pairs/s and 61-86 ms with 5 (bench/results/throughput.md, "Pool size").
  */
 export const defaultPoolMax = (cores = availableParallelism()) => Math.min(10, 2 * cores + 1);
-
-import path from 'node:path';
-import { createSecureContext } from 'node:tls';
-import { z } from 'zod';
-import { parseSecretsKey, type SealingKey } from './db/sealing-keys.ts';
-import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from './domain/numbers/pool-spec.ts';
-import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -162,7 +161,7 @@ const envSchema = z.object({
   // Faults (issue 11 §6): how long to wait for a database connection before answering 503.
   DATABASE_CONNECT_TIMEOUT: z.coerce.number().positive().max(60).default(5),
   // Throughput (issue 16): PostgreSQL connections one instance may hold (the embedded database
-  // always has one). Unset: defaultPoolMax() below.
+  // always has one). Unset: defaultPoolMax() above.
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).optional(),
   // Secrets at rest (issue 11 §5): the sealing keys, kept outside the database. Unset means the
   // 0600 key file DATA_DIR/secrets.key (db/sealing-keys.ts documents the format).

@@ -117,13 +117,25 @@ export const FINAL_SETS = [1, 2, 3, 4, 5, 6].map((n) => ({
 /** Sets kept out of training to judge the scorer (never in TRAINING_SPLITS; a test checks). */
 export const BLIND_SPLITS: readonly string[] = FINAL_SETS.map((s) => s.name);
 
-export function loadSplit(split: Split): CorpusRecord[] {
-  const path = SPLITS[split];
-  if (!existsSync(path)) return [];
+/** The values of a JSON Lines file, one per non-blank line. */
+export function readJsonLines<T>(path: string): T[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as CorpusRecord);
+    .map((line) => JSON.parse(line) as T);
+}
+
+export function loadSplit(split: Split): CorpusRecord[] {
+  const path = SPLITS[split];
+  if (!existsSync(path)) return [];
+  return readJsonLines<CorpusRecord>(path);
+}
+
+/** A second reader's verdict on one record of a final set (corpus/latchkey-final-N-adjudication.jsonl). */
+export interface Judgment {
+  readonly id: string;
+  readonly verdict: 'agree' | 'dispute';
+  readonly why?: string;
 }
 
 /** The two entry points of an extractor: this checkout's, or one unpacked from an older commit. */

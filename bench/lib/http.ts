@@ -41,3 +41,22 @@ export async function send(
   });
   return { status: response.statusCode, text: await response.body.text() };
 }
+
+/** A `/v1` call: JSON in and out, the API key when given. */
+export async function sendJson(
+  method: string,
+  url: string,
+  key: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await send(
+    method,
+    url,
+    {
+      ...(key ? { 'x-api-key': key } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body !== undefined ? JSON.stringify(body) : undefined,
+  );
+  return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : {} };
+}

@@ -13,47 +13,35 @@
  * Writes bench/results/extract-final.json and .md (project root as cwd).
  * Run: `node bench/suites/extract-final.ts` or `npm run bench -- extract-final`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import {
   BLIND_SPLITS,
   type CorpusRecord,
   evaluate,
   FINAL_SETS,
   familyOf,
+  type Judgment,
   type Outcome,
+  readJsonLines,
   reliability,
   summarize,
 } from '../lib/corpus.ts';
 
-interface Judgment {
-  id: string;
-  verdict: 'agree' | 'dispute';
-  why?: string;
-}
-
-function load(path: string): CorpusRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as CorpusRecord);
-}
-
+/** The ids the second reader disputed, with why. */
 function disputedIn(path: string): Map<string, string> {
-  const disputed = new Map<string, string>();
-  if (!existsSync(path)) return disputed;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const j = JSON.parse(line) as Judgment;
-    if (j.verdict === 'dispute') disputed.set(j.id, j.why ?? '');
-  }
-  return disputed;
+  if (!existsSync(path)) return new Map();
+  return new Map(
+    readJsonLines<Judgment>(path)
+      .filter((j) => j.verdict === 'dispute')
+      .map((j) => [j.id, j.why ?? '']),
+  );
 }
 
 const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
 
 export function run() {
   const sets = FINAL_SETS.map(({ name, round, path, adjudication }) => {
-    const records = load(path);
+    const records = readJsonLines<CorpusRecord>(path);
     const disputed = disputedIn(adjudication);
     const outcomes = evaluate(records);
     const kept = outcomes.filter((o) => !disputed.has(o.record.id));

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { cpuMeter } from '../lib/cpu.ts';
-import { send } from '../lib/http.ts';
+import { sendJson } from '../lib/http.ts';
 import { freshPostgres } from '../lib/postgres.ts';
 import { createAccounts, type Service, startService, tempDataDir } from '../lib/service.ts';
 import { stats } from '../lib/stats.ts';
@@ -66,16 +66,6 @@ function cpuBudget(name: string, share: number): { add(pid: number): void; remov
   return null;
 }
 
-async function call(method: string, url: string, key: string, body?: unknown) {
-  const answer = await send(
-    method,
-    url,
-    { 'x-api-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body !== undefined ? JSON.stringify(body) : undefined,
-  );
-  return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : {} };
-}
-
 /** Open+close pairs over `keys`, spread over `services` (key i goes to service i % n). */
 async function openClose(services: Service[], keys: string[], pairs: number) {
   let next = 0;
@@ -88,12 +78,12 @@ async function openClose(services: Service[], keys: string[], pairs: number) {
         const key = keys[i % keys.length]!;
         const service = services[(i % keys.length) % services.length]!;
         const t = performance.now();
-        const opened = await call('POST', `${service.baseUrl}/v1/sessions`, key, {
+        const opened = await sendJson('POST', `${service.baseUrl}/v1/sessions`, key, {
           channel: 'email_otp',
         });
         if (opened.status !== 201) throw new Error(`open answered ${opened.status}`);
         openMs.push(performance.now() - t);
-        const closed = await call(
+        const closed = await sendJson(
           'DELETE',
           `${service.baseUrl}/v1/sessions/${opened.body.session_id}`,
           key,

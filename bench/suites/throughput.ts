@@ -33,7 +33,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
-import { clientKind, send } from '../lib/http.ts';
+import { clientKind, send, sendJson } from '../lib/http.ts';
 import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
@@ -65,26 +65,8 @@ const AIMS = { pairsPerSecond: 500, openP99Ms: 50, webhooksPerSecond: 1000, burs
 // ---------------------------------------------------------------------------------------------
 // Requests.
 
-async function request(
-  method: string,
-  url: string,
-  key: string | undefined,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await send(
-    method,
-    url,
-    {
-      ...(key ? { 'x-api-key': key } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body !== undefined ? JSON.stringify(body) : undefined,
-  );
-  return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : {} };
-}
-
 async function open(service: Service, key: string, channel: 'sms_otp' | 'email_otp') {
-  const answer = await request(
+  const answer = await sendJson(
     'POST',
     `${service.baseUrl}/v1/sessions`,
     key,
@@ -96,7 +78,7 @@ async function open(service: Service, key: string, channel: 'sms_otp' | 'email_o
 }
 
 async function close(service: Service, key: string, id: string) {
-  const answer = await request('DELETE', `${service.baseUrl}/v1/sessions/${id}`, key);
+  const answer = await sendJson('DELETE', `${service.baseUrl}/v1/sessions/${id}`, key);
   if (answer.status !== 200)
     throw new Error(`close answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
@@ -214,7 +196,7 @@ async function ingest(service: Service, account: Account, meter: Meter) {
 /** Arms one long-poll wait per session; resolves each with the time its answer arrived. */
 function armWaits(service: Service, sessions: { id: string; key: string }[], codes: string[]) {
   return sessions.map((session, i) =>
-    request('POST', `${service.baseUrl}/v1/sessions/${session.id}/wait`, session.key, {
+    sendJson('POST', `${service.baseUrl}/v1/sessions/${session.id}/wait`, session.key, {
       timeout: 120,
     }).then((answer) => {
       const at = performance.now();

@@ -14,6 +14,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
+import { defaultPoolMax } from '../config.ts';
 import { entities } from '../entities/index.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
@@ -58,8 +59,6 @@ export interface DatabaseOptions {
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
 export const DEFAULT_CONNECT_TIMEOUT = 5;
-/** DATABASE_POOL_MAX's default: `pg`'s own. */
-export const DEFAULT_POOL_MAX = 10;
 /**
  * The embedded database's bound on waiting for its single pooled connection. It is in-process
  * and cannot be unreachable, so a wait there is queueing under load, not an outage: bounded
@@ -73,7 +72,7 @@ export function ormOptions(
   log?: (message: string) => void,
   connectTimeout = DEFAULT_CONNECT_TIMEOUT,
   embeddedIdleTimeoutMs = EMBEDDED_IDLE_TIMEOUT_MS,
-  poolMax = DEFAULT_POOL_MAX,
+  poolMax = defaultPoolMax(),
 ): Options {
   return {
     ...(typeof target === 'string' ? { clientUrl: target } : target),

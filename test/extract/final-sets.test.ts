@@ -8,7 +8,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { type CorpusRecord, evaluate, FINAL_SETS, summarize } from '../../bench/lib/corpus.ts';
+import {
+  type CorpusRecord,
+  evaluate,
+  FINAL_SETS,
+  type Judgment,
+  readJsonLines,
+  summarize,
+} from '../../bench/lib/corpus.ts';
 
 interface Pinned {
   readonly sha256: string;
@@ -70,11 +77,6 @@ const PINNED: Record<string, Pinned> = {
   },
 };
 
-const lines = (path: string) =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-
 describe('final held-out sets', () => {
   test('every final set is pinned', () => {
     expect(FINAL_SETS.map((s) => s.name).sort()).toEqual(Object.keys(PINNED).sort());
@@ -86,10 +88,8 @@ describe('final held-out sets', () => {
       const pinned = PINNED[name]!;
       const sha = createHash('sha256').update(readFileSync(set.path)).digest('hex');
       expect(sha, `${name} as committed in ${pinned.committedIn}`).toBe(pinned.sha256);
-      const records = lines(set.path).map((l) => JSON.parse(l) as CorpusRecord);
-      const verdicts = lines(set.adjudication).map(
-        (l) => JSON.parse(l) as { id: string; verdict: string },
-      );
+      const records = readJsonLines<CorpusRecord>(set.path);
+      const verdicts = readJsonLines<Judgment>(set.adjudication);
       expect(records.length).toBe(300);
       expect(verdicts.map((v) => v.id)).toEqual(records.map((r) => r.id));
       for (const v of verdicts) expect(['agree', 'dispute']).toContain(v.verdict);
@@ -101,14 +101,11 @@ describe('final held-out sets', () => {
     (_name, set) => {
       const pinned = PINNED[set.name]!;
       const disputed = new Set(
-        lines(set.adjudication)
-          .map((l) => JSON.parse(l) as { id: string; verdict: string })
+        readJsonLines<Judgment>(set.adjudication)
           .filter((v) => v.verdict === 'dispute')
           .map((v) => v.id),
       );
-      const records = lines(set.path)
-        .map((l) => JSON.parse(l) as CorpusRecord)
-        .filter((r) => !disputed.has(r.id));
+      const records = readJsonLines<CorpusRecord>(set.path).filter((r) => !disputed.has(r.id));
       const s = summarize(evaluate(records));
       expect(s.negatives).toBeGreaterThanOrEqual(150);
       expect(s.exactRate, pinned.left).toBeGreaterThanOrEqual(pinned.target);

@@ -26,7 +26,7 @@ export interface TrainOptions {
 
 export const TRAIN_OPTIONS: TrainOptions = { epochs: 8, learningRate: 0.1, l2: 1e-6, seed: 1 };
 
-function fit(
+function fitScorer(
   items: { candidate: Features; message: Features; y: number }[],
   options: TrainOptions,
 ): Float32Array {
@@ -85,5 +85,5 @@ export function train(
       });
     }
   }
-  return { code: fit(codeItems, options), link: fit(linkItems, options) };
+  return { code: fitScorer(codeItems, options), link: fitScorer(linkItems, options) };
 }
