@@ -88,6 +88,14 @@ export const SPLITS = {
   train20: fileURLToPath(new URL('../../corpus/latchkey-train-20.jsonl', import.meta.url)),
   train22: fileURLToPath(new URL('../../corpus/latchkey-train-22.jsonl', import.meta.url)),
   train23: fileURLToPath(new URL('../../corpus/latchkey-train-23.jsonl', import.meta.url)),
+  train24: fileURLToPath(new URL('../../corpus/latchkey-train-24.jsonl', import.meta.url)),
+  train25: fileURLToPath(new URL('../../corpus/latchkey-train-25.jsonl', import.meta.url)),
+  train26: fileURLToPath(new URL('../../corpus/latchkey-train-26.jsonl', import.meta.url)),
+  train27: fileURLToPath(new URL('../../corpus/latchkey-train-27.jsonl', import.meta.url)),
+  train29: fileURLToPath(new URL('../../corpus/latchkey-train-29.jsonl', import.meta.url)),
+  train30: fileURLToPath(new URL('../../corpus/latchkey-train-30.jsonl', import.meta.url)),
+  train28: fileURLToPath(new URL('../../corpus/latchkey-train-28.jsonl', import.meta.url)),
+  train31: fileURLToPath(new URL('../../corpus/latchkey-train-31.jsonl', import.meta.url)),
 } as const;
 export type Split = keyof typeof SPLITS;
 

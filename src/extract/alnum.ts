@@ -54,6 +54,46 @@ function alnumShape(value: string): Evidence | null {
 }
 
 /**
+ * Letters-and-digits code split by one space into two groups of 3–4 (`KX7 4M2`, `Q4T8 Z2K9`):
+ * upper case, each group mixing letters and digits (so `ABC 123`, `AB12 CDE` plates and IBAN
+ * groups are not taken), and not a UK or Canadian postcode (`SW1A 1AA`, `K1A 0B1`). Returns the
+ * end when it took the pair, else `start`.
+ */
+export function scanSpacedAlnum(text: string, start: number, out: CodeCandidate[]): number {
+  const group = /^[A-Z0-9]{3,4}/;
+  const first = group.exec(text.slice(start, start + 5))?.[0];
+  if (first === undefined || text[start + first.length] !== ' ') return start;
+  const at = start + first.length + 1;
+  const second = group.exec(text.slice(at, at + 5))?.[0];
+  if (second === undefined) return start;
+  const end = at + second.length;
+  const before = text[start - 1] ?? ' ';
+  const after = text[end] ?? ' ';
+  if (isAlnum(text.charCodeAt(start - 1)) || isAlnum(text.charCodeAt(end))) return start;
+  if (isWordLetter(before.charCodeAt(0)) || isWordLetter(after.charCodeAt(0))) return start;
+  if (PATH_NEIGHBOURS.includes(before) || PATH_NEIGHBOURS.includes(after)) return start;
+  // A third group after another space: a longer identifier (IBAN, plate, serial), not a code.
+  if (after === ' ' && /^[A-Z0-9]{2}/.test(text.slice(end + 1, end + 3))) return start;
+  const mixed = (g: string) => /[A-Z]/.test(g) && /\d/.test(g);
+  if (!mixed(first) || !mixed(second)) return start;
+  if (/^[A-Z]{1,2}\d[A-Z\d]?$/.test(first) && /^\d[A-Z]{2}$/.test(second)) return start;
+  if (/^[A-Z]\d[A-Z]$/.test(first) && /^\d[A-Z]\d$/.test(second)) return start;
+  const value = first + second;
+  const evidence: Evidence[] = [
+    { weight: 0.5, reason: `${value.length}-character letters-and-digits token` },
+    first.length === second.length
+      ? { weight: 0.15, reason: "evenly separated groups ('space')" }
+      : { weight: -0.25, reason: 'unevenly separated groups' },
+    { weight: -0.2, reason: 'letters-and-digits groups split by a space' },
+  ];
+  if (neighbourBefore(text, start) === '#') {
+    evidence.push({ weight: -2.5, reason: 'number sign before it (order or reference number)' });
+  }
+  out.push({ value, start, end, kind: 'alnum', part: false, evidence });
+  return end;
+}
+
+/**
  * Letters-and-digits code split by hyphens (`K7P-2QX`, `ABC-123`): 2–4 characters per group,
  * upper case only (lower-case hyphenated words like `e-mail2go` are prose).
  */
@@ -73,7 +113,9 @@ export function scanCompound(text: string, start: number, out: CodeCandidate[]):
   const value = parts.join('');
   if (value.length < 6 || value.length > 8 || !/[A-Z]/.test(value) || !/\d/.test(value))
     return start;
-  if (/[a-z]/.test(value) || parts.some((x) => x.length < 2 || x.length > 4)) return start;
+  // Groups of 2–4; the last of three or more may be a single character (`K4Z-9P2-7`).
+  const short = (x: string, k: number) => x.length < 2 && !(k === parts.length - 1 && k >= 2);
+  if (/[a-z]/.test(value) || parts.some((x, k) => short(x, k) || x.length > 4)) return start;
   const before = text[start - 1] ?? ' ';
   const after = text[end] ?? ' ';
   if (PATH_NEIGHBOURS.includes(before) || PATH_NEIGHBOURS.includes(after) || before === '-')

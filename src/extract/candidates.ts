@@ -13,7 +13,7 @@
  * Shape penalties mark what a number looks like when it is not a code (dates, years, masked
  * card endings, phone numbers with area code, US ZIP codes, promo-style words like `SAVE15`).
  */
-import { scanAlnum, scanCompound } from './alnum.ts';
+import { scanAlnum, scanCompound, scanSpacedAlnum } from './alnum.ts';
 import {
   isAlnum,
   isDigit,
@@ -78,6 +78,11 @@ export function scanCandidates(seg: Segment): CodeCandidate[] {
     const compoundEnd = scanCompound(text, i, out);
     if (compoundEnd > i) {
       i = compoundEnd;
+      continue;
+    }
+    const spacedEnd = scanSpacedAlnum(text, i, out);
+    if (spacedEnd > i) {
+      i = spacedEnd;
       continue;
     }
     let j = i;
@@ -337,10 +342,22 @@ function scanSpacedDigits(text: string, first: Chunk, out: CodeCandidate[]): num
   let digits = text[first.start]!;
   let p = first.end;
   let end = first.end;
+  let dashed = false;
   // A run longer than a code is consumed whole, so its digits are not re-examined one by one.
   for (;;) {
     let q = p;
     while (q < text.length && q - p < 2 && (text[q] === ' ' || text[q] === '\n')) q += 1;
+    // One spaced dash between halves: `4 9 2 - 0 8 3`.
+    if (
+      !dashed &&
+      q === p + 1 &&
+      text[p] === ' ' &&
+      '-–'.includes(text[q]!) &&
+      text[q + 1] === ' '
+    ) {
+      q += 2;
+      dashed = true;
+    }
     if (q === p || !isDigit(text.charCodeAt(q)) || isAlnum(text.charCodeAt(q + 1))) break;
     if (CHUNK_SEPS.includes(text[q + 1] ?? ' ') && isDigit(text.charCodeAt(q + 2))) break;
     digits += text[q]!;

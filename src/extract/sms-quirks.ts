@@ -21,6 +21,7 @@ export interface SmsQuirks {
 
 const WEB_OTP = /^@([A-Za-z0-9.-]+\.[A-Za-z]{2,}) #([A-Za-z0-9-]{4,12})(?: @[A-Za-z0-9.-]+)?$/;
 const APP_HASH = /^[A-Za-z0-9+/]{11}$/;
+const TRAILING_HASH = /[ \t]+([A-Za-z0-9+/]{11})[ \t]*$/;
 
 export function readSmsQuirks(text: string): SmsQuirks {
   let body = text;
@@ -50,6 +51,16 @@ export function readSmsQuirks(text: string): SmsQuirks {
       continue;
     }
     break;
+  }
+  // The hash may also end the code's own line (`<#> Your code is: 123ABC78 FA+9qCX9VSu`): after a
+  // `<#>` prefix, an 11-character hash that ends the message is dropped from that line too.
+  if (trimmedStart.startsWith('<#>') && webOtpCode === null) {
+    let last = lines.length - 1;
+    while (last > 0 && lines[last]!.trim() === '') last -= 1;
+    const tail = TRAILING_HASH.exec(lines[last]!);
+    if (tail !== null && /[0-9+/]/.test(tail[1]!) && /[A-Za-z]/.test(tail[1]!)) {
+      lines[last] = lines[last]!.slice(0, tail.index);
+    }
   }
   return { text: lines.join('\n'), webOtpCode, retriever };
 }

@@ -34,14 +34,14 @@ const PINNED: Record<string, Pinned> = {
     blind: '300/300, 0 invented, by 273685a',
     target: 0.99,
     maxInvented: 0,
+    left: 'sms-1021 and sms-1079: 8-digit codes turned down (0.26, 0.49) since the retrain with sets 24-31',
   },
   final2: {
     sha256: 'e63e64b8dbadd75d6b52da03d955c49ae2b9c17927dd9b1775cf07c349b321a0',
     committedIn: 'a1fa9b8',
     blind: '298/300, 2 invented, by 273685a',
     target: 0.99,
-    maxInvented: 1,
-    left: 'sms-1215: an Arabic code the message reports as already used is still given',
+    maxInvented: 0,
   },
   final3: {
     sha256: 'fe2989b0973bae5533f865dc41558f111085d1704599531aebde9ac583c6f7ea',
@@ -49,23 +49,21 @@ const PINNED: Record<string, Pinned> = {
     blind: '299/299, 0 invented, by 273685a',
     target: 0.99,
     maxInvented: 0,
-    left: 'email-1125: a German 8-digit code written 4 + 4 after "Ihr Bestätigungscode lautet:" is turned down (as email-1213 of set 4)',
   },
   final4: {
     sha256: '2d033c194627d267e9f2385e122cc418c220b1037dbc1a6812544a30a956d920',
     committedIn: 'ac66388',
     blind: '297/300, 1 invented, by bc9ac32',
     target: 0.99,
-    maxInvented: 1,
-    left: "email-1051: a council-tax receipt's card authorisation code is given; sms-1177 (a console-link code beside a console id) and email-1213 (a German 8-digit code written 4 + 4) are turned down",
+    maxInvented: 0,
   },
   final5: {
     sha256: 'b2fadeb61e75187d84b4437244fb39ed589a186c6322f3035ec64d0e9509b895',
     committedIn: 'ac66388',
     blind: '286/300, 1 invented, by bc9ac32',
     target: 0.95,
-    maxInvented: 1,
-    left: 'sign-in codes turned down in ru, ar, he, fa, id, vi, th and sw (languages with few training records), two Cyrillic SMS links missed, a Hebrew meeting passcode given',
+    maxInvented: 0,
+    left: 'sign-in codes turned down in ru, he, fa, id, vi and th, and two Cyrillic SMS links missed',
   },
   final6: {
     sha256: '7df5c33a25b0435fa1398d96531065c95458b129d9042661846de2ea9eae1b2a',
@@ -73,7 +71,7 @@ const PINNED: Record<string, Pinned> = {
     blind: '297/300, 0 invented, by bc9ac32',
     target: 0.99,
     maxInvented: 0,
-    left: 'two emailed login links (email-1023, email-1054) and a sign-in code beside an invoice number (sms-1138) turned down',
+    left: 'an emailed login link (email-1023), a sign-in code beside an invoice number (sms-1138) and a Croatian code beside an amount (sms-1186) turned down',
   },
 };
 

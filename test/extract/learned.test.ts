@@ -26,7 +26,7 @@ describe('the committed weights', () => {
   test('are exactly what scripts/train-extractor.ts makes of the training corpus', () => {
     // Deterministic training (seeded order, IEEE arithmetic): a stale or hand-edited file fails.
     expect(sha256(trainedWeightsFile())).toBe(sha256(readFileSync(WEIGHTS)));
-  }, 60_000);
+  }, 240_000);
 
   test('are trained on no blind set', () => {
     expect(BLIND_SPLITS.filter((s) => (TRAINING_SPLITS as readonly string[]).includes(s))).toEqual(

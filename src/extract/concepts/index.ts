@@ -37,6 +37,7 @@ import { hr } from './hr.ts';
 import { hu } from './hu.ts';
 import { hy } from './hy.ts';
 import { id } from './id.ts';
+import { ig } from './ig.ts';
 import { is } from './is.ts';
 import { it } from './it.ts';
 import { ja } from './ja.ts';
@@ -50,6 +51,7 @@ import { lb } from './lb.ts';
 import { lo } from './lo.ts';
 import { lt } from './lt.ts';
 import { lv } from './lv.ts';
+import { mg } from './mg.ts';
 import { mk } from './mk.ts';
 import { ml } from './ml.ts';
 import { mn } from './mn.ts';
@@ -61,9 +63,11 @@ import { nl } from './nl.ts';
 import { no } from './no.ts';
 import { pa } from './pa.ts';
 import { pl } from './pl.ts';
+import { ps } from './ps.ts';
 import { pt } from './pt.ts';
 import { ro } from './ro.ts';
 import { ru } from './ru.ts';
+import { rw } from './rw.ts';
 import { si } from './si.ts';
 import { sk } from './sk.ts';
 import { sl } from './sl.ts';
@@ -80,6 +84,7 @@ import { uk } from './uk.ts';
 import { ur } from './ur.ts';
 import { uz } from './uz.ts';
 import { vi } from './vi.ts';
+import { xh } from './xh.ts';
 import { yo } from './yo.ts';
 import { zh } from './zh.ts';
 import { zu } from './zu.ts';
@@ -120,6 +125,7 @@ export const CONCEPT_TABLES: readonly ConceptTable[] = [
   hu,
   hy,
   id,
+  ig,
   is,
   it,
   ja,
@@ -133,6 +139,7 @@ export const CONCEPT_TABLES: readonly ConceptTable[] = [
   lo,
   lt,
   lv,
+  mg,
   mk,
   ml,
   mn,
@@ -144,9 +151,11 @@ export const CONCEPT_TABLES: readonly ConceptTable[] = [
   no,
   pa,
   pl,
+  ps,
   pt,
   ro,
   ru,
+  rw,
   si,
   sk,
   sl,
@@ -162,6 +171,7 @@ export const CONCEPT_TABLES: readonly ConceptTable[] = [
   ur,
   uz,
   vi,
+  xh,
   yo,
   zh,
   zu,

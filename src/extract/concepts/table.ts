@@ -13,6 +13,9 @@
  */
 
 export const CONCEPTS = [
+  'signin',
+  'codeword',
+  'enter',
   'spent',
   'fresh',
   'handover',
@@ -28,6 +31,14 @@ export type Concept = (typeof CONCEPTS)[number];
 
 export type ConceptTable = { readonly lang: string } & {
   /**
+   * signin: the purposes a one-time code or link serves — sign in, log in, verify, verification,
+   *   confirm (an address, a number, a device, a change), authenticate, activate, register, sign
+   *   up, two-step / 2FA, reset a password or PIN, recover an account, authorise or approve a
+   *   payment, transfer or purchase, sign a document, link a device or card, unlock a statement.
+   * codeword: words that name a one-time code — code, OTP, one-time password / PIN / code,
+   *   passcode, security code, verification code, confirmation code, token, TAC, mTAN, PIN.
+   * enter: asking the reader to type it into a website or app — enter, type, input, key in, paste,
+   *   fill in, use this code, on the screen, in the app, on the website.
    * spent: the code or link is expired, used, cancelled, invalid, no longer valid, replaced.
    * fresh: a new, replacement or latest code ("here is your new code", "replaces the previous").
    * handover: give, tell, show or read out a code to a person — driver, courier, delivery agent,
