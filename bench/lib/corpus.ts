@@ -108,14 +108,14 @@ export const TRAINING_SPLITS: readonly Split[] = Object.keys(SPLITS) as Split[];
 
 /**
  * The final held-out sets: each written by an author who never saw the extractor, committed
- * unread, each label reviewed blind by a second reader, never trained on. Two rounds, each judged
+ * unread, each label reviewed blind by a second reader, never trained on. Three rounds, each judged
  * once by a scorer frozen before its sets were written into the repository: sets 1-3 by
- * 273685a, sets 4-6 by bc9ac32 (bench/suites/extract-final.ts).
+ * 273685a, sets 4-6 by bc9ac32, sets 7-9 by e794984 (bench/suites/extract-final.ts).
  */
-export const FINAL_SETS = [1, 2, 3, 4, 5, 6].map((n) => ({
+export const FINAL_SETS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({
   name: `final${n}`,
-  round: n <= 3 ? 1 : 2,
-  frozenIn: n <= 3 ? '273685a' : 'bc9ac32',
+  round: Math.ceil(n / 3),
+  frozenIn: (['273685a', 'bc9ac32', 'e794984'] as const)[Math.ceil(n / 3) - 1]!,
   path: fileURLToPath(new URL(`../../corpus/latchkey-final-${n}.jsonl`, import.meta.url)),
   adjudication: fileURLToPath(
     new URL(`../../corpus/latchkey-final-${n}-adjudication.jsonl`, import.meta.url),
