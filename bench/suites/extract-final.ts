@@ -1,13 +1,14 @@
 /**
  * Benchmark: the extractor on the final held-out sets (issue 18's "held-out part").
  *
- * Six sets by six authors who never saw the extractor, written from corpus/AUTHORING.md's brief,
+ * Nine sets by nine authors who never saw the extractor, written from corpus/AUTHORING.md's brief,
  * committed unread, each label reviewed blind by a second reader (corpus/latchkey-final-
  * N-adjudication.jsonl), never trained on (BLIND_SPLITS in bench/lib/corpus.ts; a test keeps them
- * out of TRAINING_SPLITS), in two rounds. Each round's one blind look, by the scorer frozen before
- * it (273685a for sets 1-3, bc9ac32 for sets 4-6), is kept as bench/results/extract-final-first-
- * look.md and extract-final-round2-first-look.md; running this suite again gives the current
- * figures (for round 1 no longer blind: its misses were read after its look).
+ * out of TRAINING_SPLITS), in three rounds. Each round's one blind look, by the scorer frozen
+ * before it (273685a for sets 1-3, bc9ac32 for sets 4-6, e794984 for sets 7-9), is kept as
+ * bench/results/extract-final-first-look.md, extract-final-round2-first-look.md and
+ * extract-final-round3-first-look.md; running this suite again gives the current figures (for
+ * rounds 1 and 2 no longer blind: their misses were read after their looks).
  * "Adjudicated" leaves out the records the second reader disputed (rule 6: ambiguous records are
  * left out); "all" counts every record as written.
  * Writes bench/results/extract-final.json and .md (project root as cwd).

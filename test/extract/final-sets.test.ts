@@ -1,5 +1,5 @@
 /**
- * The final held-out sets (corpus/README.md, "The final held-out sets: two rounds"): each is the
+ * The final held-out sets (corpus/README.md, "The final held-out sets: three rounds"): each is the
  * file committed unread before its one blind look, its second reader's verdicts cover every
  * record, and the scorer that ships holds each set where its look left it. The floors are the
  * shipped scorer's figures, not the issue's targets: `left` says what is still wrong. Nothing here
@@ -72,6 +72,29 @@ const PINNED: Record<string, Pinned> = {
     target: 0.99,
     maxInvented: 0,
     left: 'an emailed login link (email-1023), a sign-in code beside an invoice number (sms-1138) and a Croatian code beside an amount (sms-1186) turned down',
+  },
+  final7: {
+    sha256: 'be2d2bb0e2477a148a67ef92167e80564901abbaba362a923c0bb1118ded39cb',
+    committedIn: 'c924281',
+    blind: '299/300, 0 invented, by e794984',
+    target: 0.99,
+    maxInvented: 0,
+    left: 'email-1255: a Portuguese code in HTML mail turned down (0.32)',
+  },
+  final8: {
+    sha256: '4277e6ae00d3a3f3053053ef22d9e4c1c6e60382c9f560baa69d94382fc7b9f2',
+    committedIn: 'c924281',
+    blind: '298/299, 0 invented, by e794984',
+    target: 0.99,
+    maxInvented: 0,
+    left: 'email-1221: an 8-digit code in HTML mail turned down (0.25)',
+  },
+  final9: {
+    sha256: '1e0bd5f697d21bdb68b0343ce6fd39df09155618d9529d02ae034da8da99fcd8',
+    committedIn: 'c924281',
+    blind: '300/300, 0 invented, by e794984',
+    target: 0.99,
+    maxInvented: 0,
   },
 };
 
