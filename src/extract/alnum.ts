@@ -79,18 +79,42 @@ export function scanSpacedAlnum(text: string, start: number, out: CodeCandidate[
   if (/^[A-Z]{1,2}\d[A-Z\d]?$/.test(first) && /^\d[A-Z]{2}$/.test(second)) return start;
   if (/^[A-Z]\d[A-Z]$/.test(first) && /^\d[A-Z]\d$/.test(second)) return start;
   const value = first + second;
+  out.push({
+    value,
+    start,
+    end,
+    kind: 'alnum',
+    part: false,
+    evidence: groupedEvidence(text, start, value, first.length === second.length, 'space', [
+      { weight: -0.2, reason: 'letters-and-digits groups split by a space' },
+    ]),
+  });
+  return end;
+}
+
+/**
+ * The evidence of a letters-and-digits code written in groups: its length, whether the groups are
+ * even (`sep` names the separator), what the shape adds, and a `#` before it.
+ */
+function groupedEvidence(
+  text: string,
+  start: number,
+  value: string,
+  even: boolean,
+  sep: string,
+  extra: readonly Evidence[] = [],
+): Evidence[] {
   const evidence: Evidence[] = [
     { weight: 0.5, reason: `${value.length}-character letters-and-digits token` },
-    first.length === second.length
-      ? { weight: 0.15, reason: "evenly separated groups ('space')" }
+    even
+      ? { weight: 0.15, reason: `evenly separated groups ('${sep}')` }
       : { weight: -0.25, reason: 'unevenly separated groups' },
-    { weight: -0.2, reason: 'letters-and-digits groups split by a space' },
+    ...extra,
   ];
   if (neighbourBefore(text, start) === '#') {
     evidence.push({ weight: -2.5, reason: 'number sign before it (order or reference number)' });
   }
-  out.push({ value, start, end, kind: 'alnum', part: false, evidence });
-  return end;
+  return evidence;
 }
 
 /**
@@ -123,15 +147,7 @@ export function scanCompound(text: string, start: number, out: CodeCandidate[]):
   if (isWordLetter(before.charCodeAt(0)) || isWordLetter(after.charCodeAt(0))) return start;
   if (after === '.' && isAlnum(text.charCodeAt(end + 1))) return start;
   const even = parts.every((x) => x.length === parts[0]!.length);
-  const evidence: Evidence[] = [
-    { weight: 0.5, reason: `${value.length}-character letters-and-digits token` },
-    even
-      ? { weight: 0.15, reason: "evenly separated groups ('-')" }
-      : { weight: -0.25, reason: 'unevenly separated groups' },
-  ];
-  if (before === '#' || neighbourBefore(text, start) === '#') {
-    evidence.push({ weight: -2.5, reason: 'number sign before it (order or reference number)' });
-  }
+  const evidence = groupedEvidence(text, start, value, even, '-');
   out.push({ value, start, end, kind: 'alnum', part: false, evidence });
   return end;
 }

@@ -25,18 +25,15 @@ const TRAILING_HASH = /[ \t]+([A-Za-z0-9+/]{11})[ \t]*$/;
 
 export function readSmsQuirks(text: string): SmsQuirks {
   let body = text;
-  let retriever = false;
   let webOtpCode: string | null = null;
   const trimmedStart = body.trimStart();
-  if (trimmedStart.startsWith('<#>')) {
-    retriever = true;
-    body = trimmedStart.slice(3);
-  }
+  const prefixed = trimmedStart.startsWith('<#>');
+  let retriever = prefixed;
+  if (prefixed) body = trimmedStart.slice(3);
   const lines = body.split('\n');
   // Only the last non-empty lines can be quirk lines; both may appear (hash, then WebOTP).
   for (let pass = 0; pass < 2; pass += 1) {
-    let last = lines.length - 1;
-    while (last > 0 && lines[last]!.trim() === '') last -= 1;
+    const last = lastFilled(lines);
     if (last <= 0) break;
     const line = lines[last]!.trim();
     const web = WEB_OTP.exec(line);
@@ -45,7 +42,7 @@ export function readSmsQuirks(text: string): SmsQuirks {
       lines.length = last;
       continue;
     }
-    if (APP_HASH.test(line) && /[0-9+/]/.test(line) && /[A-Za-z]/.test(line)) {
+    if (APP_HASH.test(line) && hashLike(line)) {
       retriever = true;
       lines.length = last;
       continue;
@@ -54,13 +51,20 @@ export function readSmsQuirks(text: string): SmsQuirks {
   }
   // The hash may also end the code's own line (`<#> Your code is: 123ABC78 FA+9qCX9VSu`): after a
   // `<#>` prefix, an 11-character hash that ends the message is dropped from that line too.
-  if (trimmedStart.startsWith('<#>') && webOtpCode === null) {
-    let last = lines.length - 1;
-    while (last > 0 && lines[last]!.trim() === '') last -= 1;
+  if (prefixed && webOtpCode === null) {
+    const last = lastFilled(lines);
     const tail = TRAILING_HASH.exec(lines[last]!);
-    if (tail !== null && /[0-9+/]/.test(tail[1]!) && /[A-Za-z]/.test(tail[1]!)) {
-      lines[last] = lines[last]!.slice(0, tail.index);
-    }
+    if (tail !== null && hashLike(tail[1]!)) lines[last] = lines[last]!.slice(0, tail.index);
   }
   return { text: lines.join('\n'), webOtpCode, retriever };
 }
+
+/** The index of the last line with something on it (0 when only the first has). */
+function lastFilled(lines: readonly string[]): number {
+  let last = lines.length - 1;
+  while (last > 0 && lines[last]!.trim() === '') last -= 1;
+  return last;
+}
+
+/** Base64 of an app hash mixes letters with digits or `+` `/` (a word alone is not one). */
+const hashLike = (token: string) => /[0-9+/]/.test(token) && /[A-Za-z]/.test(token);
