@@ -54,12 +54,52 @@ describe('operations endpoints', () => {
 });
 
 describe('the HTTP host', () => {
-  test('a request forks its EntityManager only when it uses one (a pending wait holds none of its own)', async () => {
-    const fork = vi.spyOn(t.app.db.orm.em, 'fork');
+  test('a request forks its EntityManager only when its route reads request.em: none for /healthz or a pending wait, one for a synthetic SMS', async () => {
+    const key = await apiKey(t, await newAccount(t));
+    const post = (path: string, body: unknown, signal?: AbortSignal) =>
+      fetch(t.baseUrl + path, {
+        method: 'POST',
+        headers: { ...withKey(key), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      });
+    const { session_id: id } = (await (
+      await post('/v1/sessions', { channel: 'email_otp' })
+    ).json()) as { session_id: string };
+
+    // The service's jobs (expiry, webhook deliveries) fork the same EntityManager whenever they
+    // run; only the forks made by the request's getter (app.ts) are the request's.
+    const em = t.app.db.orm.em;
+    const original = em.fork.bind(em);
+    let requestForks = 0;
+    const fork = vi.spyOn(em, 'fork').mockImplementation((options) => {
+      if (/\bgetter \(.*src\/app\.ts/.test(new Error().stack ?? '')) requestForks += 1;
+      return original(options);
+    });
     try {
-      // /healthz answers from memory: nothing of the database, so no fork.
+      // /healthz answers from memory: nothing of the database.
       expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
-      expect(fork).not.toHaveBeenCalled();
+      expect(requestForks).toBe(0);
+
+      // A wait runs on the operation's own fork and holds none of the request's while pending.
+      const abort = new AbortController();
+      const waiting = post(`/v1/sessions/${id}/wait`, { timeout: 120 }, abort.signal).catch(
+        (error: unknown) => error,
+      );
+      await expect.poll(() => t.app.challenges.waiters.size).toBe(1);
+      expect(requestForks).toBe(0);
+      abort.abort();
+      expect(await waiting).toBeInstanceOf(Error);
+
+      // The synthetic SMS route reads request.em once: one fork, whatever the answer (a number no
+      // session of this account holds is 404, after the lookup).
+      const sms = await post('/v1/synthetic/sms', {
+        to: '+12025550142',
+        from: '+12025550100',
+        body: 'Your code is 123456',
+      });
+      expect(sms.status).toBe(404);
+      expect(requestForks).toBe(1);
     } finally {
       fork.mockRestore();
     }
