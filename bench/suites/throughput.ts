@@ -12,7 +12,8 @@
  * built from that ref (exported with `git archive`), both servers up at once and taking turns
  * phase by phase (open+close in ROUNDS rounds, the order reversed each round), and the report
  * gives ratios. THROUGHPUT_DATABASES=postgres|embedded|both (default both when PostgreSQL
- * is configured). BENCH_CPU_PROF=<dir> starts each server with `--cpu-prof` into that directory.
+ * is configured). BENCH_CPU_PROF=<dir> starts each server with `--cpu-prof`, one profile per thread
+ * in <dir>/<target>.
  *
  * Phases, each on accounts and keys of its own (the limits are 60 provisions a minute and 50
  * active sessions per credential):
@@ -33,6 +34,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import path from 'node:path';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
@@ -327,7 +329,9 @@ async function prepare(root: string, databaseUrl: string | undefined, label: str
     dataDir: data.dir,
     databaseUrl,
     nodeArgs: profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]
+      ? // One directory per target; each thread (the event loop, the embedded database's, the mail
+        // reader's) writes its own profile there, named by process and thread id.
+        ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, label)}`]
       : [],
     env: {
       TWILIO_AUTH_TOKEN: TOKEN,

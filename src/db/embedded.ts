@@ -1,7 +1,9 @@
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WASM) kept in `DATA_DIR`, served
  * to this process on a unix socket, so the application reaches it through the same
- * `@mikro-orm/postgresql` driver, SQL and migrations as a real PostgreSQL.
+ * `@mikro-orm/postgresql` driver, SQL and migrations as a real PostgreSQL. PGlite and its socket
+ * server run on a worker thread of their own (embedded-worker.ts), so the database's work takes a
+ * core of its own instead of the event loop's, as a PostgreSQL server's would.
  *
  * No TCP listener: PGlite accepts any password, so a loopback port would let every local user and
  * every SSRF-able process read the database. The socket lives in a 0700 directory
@@ -24,9 +26,9 @@ import { chmod, mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../config.ts';
+import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.ts';
 
 /** How the driver reaches the embedded database: `pg` takes a directory as host for unix sockets. */
 export interface EmbeddedConnection {
@@ -99,41 +101,87 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     }
     await unlink(socketPath).catch(() => {});
   }
-  let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
+  let worker: Worker;
   try {
-    if (inMemory) {
-      db = await PGlite.create();
-    } else {
-      const pgdata = path.join(options.dataDir, 'pgdata');
-      await mkdir(pgdata, { recursive: true, mode: 0o700 });
-      db = await PGlite.create(pgdata);
-    }
-    server = new PGLiteSocketServer({
-      db,
-      path: socketPath,
+    worker = await startWorker({
+      pgdata: inMemory ? undefined : await pgdataDirectory(options.dataDir),
+      socketPath,
+      idleTimeoutMs: options.idleTimeoutMs ?? EMBEDDED_IDLE_TIMEOUT_MS,
       maxConnections: 4,
-      idleTimeout: options.idleTimeoutMs ?? EMBEDDED_IDLE_TIMEOUT_MS,
     });
-    await server.start();
-    // The socket is created with the umask's mode; the 0700 directory already keeps others out,
-    // and 0600 says so on the file itself.
-    await chmod(socketPath, 0o600);
   } catch (error) {
-    await server?.stop();
-    await db?.close();
     if (temporary) await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const started = { db, server };
+  let closing: Promise<void> | undefined;
+  // Once running, the thread ends only when told to; if PGlite fails in it, the database is gone
+  // and so is every query, so the service fails as loudly as it would with PGlite on its own
+  // thread: an uncaught error, which exits a process started by main.ts.
+  worker.on('error', (error) => {
+    if (closing) return;
+    throw new Error(`the embedded database stopped: ${error.message}`, { cause: error });
+  });
   return {
     connection: { host: dir, port: PORT, user: 'postgres', dbName: 'postgres' },
     socketPath,
-    async close() {
-      await started.server.stop();
-      await started.db.close();
-      if (temporary) await rm(dir, { recursive: true, force: true });
-      else await unlink(socketPath).catch(() => {});
+    close() {
+      closing ??= (async () => {
+        await stopWorker(worker);
+        if (temporary) await rm(dir, { recursive: true, force: true });
+        else await unlink(socketPath).catch(() => {});
+      })();
+      return closing;
     },
   };
+}
+
+async function pgdataDirectory(dataDir: string): Promise<string> {
+  const pgdata = path.join(dataDir, 'pgdata');
+  await mkdir(pgdata, { recursive: true, mode: 0o700 });
+  return pgdata;
+}
+
+/** Starts PGlite's thread and resolves once its socket listens; rejects with its failure. */
+function startWorker(data: EmbeddedWorkerData): Promise<Worker> {
+  const worker = new Worker(new URL('./embedded-worker.ts', import.meta.url), {
+    workerData: data,
+    name: 'latchkey-embedded-db',
+  });
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      worker.off('message', ready);
+      worker.off('exit', exited);
+      reject(error);
+    };
+    const exited = (code: number) =>
+      fail(new Error(`the embedded database's thread exited with code ${code} before it started`));
+    const ready = (message: EmbeddedWorkerMessage) => {
+      if (message.type !== 'ready') return;
+      worker.off('error', fail);
+      worker.off('exit', exited);
+      resolve(worker);
+    };
+    worker.on('message', ready);
+    worker.once('error', fail);
+    worker.once('exit', exited);
+  });
+}
+
+/** Asks the thread to stop its server and close PGlite, then ends the thread. */
+async function stopWorker(worker: Worker): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      worker.off('message', closed);
+      worker.off('exit', done);
+      resolve();
+    };
+    const closed = (message: EmbeddedWorkerMessage) => {
+      if (message.type === 'closed') done();
+    };
+    worker.on('message', closed);
+    worker.once('exit', done);
+    worker.postMessage({ type: 'close' });
+  });
+  // PGlite has closed its files; whatever the thread still holds (a timer, a stray handle) goes.
+  await worker.terminate();
 }
