@@ -16,6 +16,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { defaultPoolMax } from '../config.ts';
 import { entities } from '../entities/index.ts';
+import { startEmbeddedAnalyzer } from './embedded-analyze.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
   type EmbeddedConnection,
@@ -55,6 +56,8 @@ export interface DatabaseOptions {
   sealingKeys?: SealingKey[];
   /** Embedded only: ms a connection may sit silent (idle in a transaction) before it is cut. */
   embeddedIdleTimeoutMs?: number;
+  /** Embedded only: ms between checks for tables due for ANALYZE (embedded-analyze.ts). */
+  embeddedAnalyzeIntervalMs?: number;
 }
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
@@ -159,6 +162,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error;
   }
   const opened = orm;
+  const analyzer = embedded
+    ? startEmbeddedAnalyzer(opened, options.embeddedAnalyzeIntervalMs, options.log)
+    : undefined;
   return {
     orm: opened,
     embedded,
@@ -166,6 +172,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     sealingKeys,
     embeddedSocketPath: embeddedDb?.socketPath,
     async close() {
+      await analyzer?.stop();
       await opened.close(true);
       await embeddedDb?.close();
     },
