@@ -9,9 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { openDatabase } from '../../src/db/orm.ts';
-import { newSealingKey } from '../../src/db/sealing-keys.ts';
 import { newId } from '../../src/entities/base.ts';
+import { openInMemoryEmbedded } from '../helpers/database.ts';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'latchkey-analyze-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -19,14 +18,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 const CHECK_MS = 200;
 
 test('a table is analyzed once more than 50 + 10 % of its rows changed, and not before', async () => {
-  const db = await openDatabase({
-    databaseUrl: undefined,
-    dataDir: scratch,
-    embeddedInMemory: true,
-    sealingKeys: [newSealingKey()],
-    log: () => {},
-    embeddedAnalyzeIntervalMs: CHECK_MS,
-  });
+  const db = await openInMemoryEmbedded(scratch, { embeddedAnalyzeIntervalMs: CHECK_MS });
   try {
     const em = db.orm.em.fork();
     const state = async () => {

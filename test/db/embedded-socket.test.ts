@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/orm.ts';
-import { newSealingKey } from '../../src/db/sealing-keys.ts';
+import { openInMemoryEmbedded } from '../helpers/database.ts';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'latchkey-socket-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -45,13 +45,7 @@ const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 describe('the embedded database has no TCP listener', () => {
   test('opening it adds no listening TCP socket to the process; it answers on a 0600 unix socket', async () => {
     const before = listeningTcpInodesOfThisProcess();
-    const db = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: scratch,
-      embeddedInMemory: true,
-      sealingKeys: [newSealingKey()],
-      log: quiet,
-    });
+    const db = await openInMemoryEmbedded(scratch);
     try {
       expect(listeningTcpInodesOfThisProcess()).toEqual(before);
       const socket = db.embeddedSocketPath!;
@@ -105,14 +99,7 @@ describe('the embedded database has no TCP listener', () => {
 
 describe('an idle open transaction cannot stall the service', () => {
   test('a connection idle inside a transaction is cut and rolled back; the service carries on', async () => {
-    const db = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: scratch,
-      embeddedInMemory: true,
-      sealingKeys: [newSealingKey()],
-      embeddedIdleTimeoutMs: 600,
-      log: quiet,
-    });
+    const db = await openInMemoryEmbedded(scratch, { embeddedIdleTimeoutMs: 600 });
     const idle = new pg.Client({
       host: path.dirname(db.embeddedSocketPath!),
       port: 5432,

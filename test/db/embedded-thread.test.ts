@@ -8,20 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { openDatabase } from '../../src/db/orm.ts';
-import { newSealingKey } from '../../src/db/sealing-keys.ts';
+import { openInMemoryEmbedded } from '../helpers/database.ts';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'latchkey-thread-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 test('a long statement on the embedded database leaves the event loop free to run', async () => {
-  const db = await openDatabase({
-    databaseUrl: undefined,
-    dataDir: scratch,
-    embeddedInMemory: true,
-    sealingKeys: [newSealingKey()],
-    log: () => {},
-  });
+  const db = await openInMemoryEmbedded(scratch);
   try {
     const connection = db.orm.em.fork().getConnection();
     // A statement that keeps PGlite computing for a good fraction of a second.

@@ -5,6 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type DatabaseOptions, openDatabase } from '../../src/db/orm.ts';
+import { newSealingKey } from '../../src/db/sealing-keys.ts';
 
 export const realPostgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL || undefined;
 
@@ -46,4 +48,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         client.query(`drop database if exists ${name} with (force)`),
       ).then(() => undefined),
   };
+}
+
+/**
+ * A fresh in-memory embedded database (PGlite on its own thread, behind its socket), whatever
+ * database the rest of the suite uses; `options` override the defaults.
+ */
+export function openInMemoryEmbedded(dataDir: string, options: Partial<DatabaseOptions> = {}) {
+  return openDatabase({
+    databaseUrl: undefined,
+    dataDir,
+    embeddedInMemory: true,
+    sealingKeys: [newSealingKey()],
+    log: () => {},
+    ...options,
+  });
 }

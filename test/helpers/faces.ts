@@ -41,6 +41,16 @@ export async function rest(
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
+/** POSTs JSON with an API key; the raw Response, and a signal to abort (a long-poll wait). */
+export const postWithKey =
+  (t: TestApp, key: string) => (path: string, body: unknown, signal?: AbortSignal) =>
+    fetch(t.baseUrl + path, {
+      method: 'POST',
+      headers: { ...withKey(key), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+
 export async function graphql(
   t: TestApp,
   key: string | null,

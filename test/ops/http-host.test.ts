@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { postWithKey } from '../helpers/faces.ts';
 import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
 
 let t: TestApp;
@@ -56,13 +57,7 @@ describe('operations endpoints', () => {
 describe('the HTTP host', () => {
   test('a request forks its EntityManager only when its route reads request.em: none for /healthz or a pending wait, one for a synthetic SMS', async () => {
     const key = await apiKey(t, await newAccount(t));
-    const post = (path: string, body: unknown, signal?: AbortSignal) =>
-      fetch(t.baseUrl + path, {
-        method: 'POST',
-        headers: { ...withKey(key), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal,
-      });
+    const post = postWithKey(t, key);
     const { session_id: id } = (await (
       await post('/v1/sessions', { channel: 'email_otp' })
     ).json()) as { session_id: string };

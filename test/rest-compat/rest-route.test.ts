@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { apiKey, newAccount, withKey } from '../helpers/principals.ts';
+import { postWithKey } from '../helpers/faces.ts';
+import { apiKey, newAccount } from '../helpers/principals.ts';
 
 let t: TestApp;
 let key: string;
@@ -16,12 +17,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const post = (path: string, body: unknown, signal?: AbortSignal) =>
-  fetch(t.baseUrl + path, {
-    method: 'POST',
-    headers: { ...withKey(key), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
-  });
+  postWithKey(t, key)(path, body, signal);
 
 test('a wait whose caller disconnects is ended and its waiter released; an answered wait leaves none', async () => {
   const waiters = t.app.challenges.waiters;
