@@ -16,13 +16,13 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { defaultPoolMax } from '../config.ts';
 import { entities } from '../entities/index.ts';
-import { startEmbeddedAnalyzer } from './embedded-analyze.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
   type EmbeddedConnection,
   type EmbeddedDatabase,
   startEmbeddedDatabase,
 } from './embedded.ts';
+import { startEmbeddedAnalyzer } from './embedded-analyze.ts';
 import { migrationsList } from './migrations/index.ts';
 import { upgradeSealedValues } from './sealed-columns.ts';
 import { createSealer, type Sealer } from './sealer.ts';
