@@ -115,8 +115,8 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   }
   let closing: Promise<void> | undefined;
   // Once running, the thread ends only when told to; if PGlite fails in it, the database is gone
-  // and so is every query, so the service fails as loudly as it would with PGlite on its own
-  // thread: an uncaught error, which exits a process started by main.ts.
+  // and so is every query, so the service fails as loudly as it did when PGlite ran on the event
+  // loop: an uncaught error, which exits a process started by main.ts.
   worker.on('error', (error) => {
     if (closing) return;
     throw new Error(`the embedded database stopped: ${error.message}`, { cause: error });
