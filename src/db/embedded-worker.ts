@@ -22,6 +22,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 export interface EmbeddedWorkerData {
   /** The data directory for PGlite's files; undefined keeps the database in memory. */
   pgdata: string | undefined;
+  /** PGlite's two WASM modules, compiled once per process by the owner (embedded.ts). */
+  modules: { pglite: WebAssembly.Module; initdb: WebAssembly.Module };
   socketPath: string;
   idleTimeoutMs: number;
   maxConnections: number;
@@ -33,7 +35,13 @@ const port = parentPort;
 if (!port) throw new Error('embedded-worker.ts runs only as a worker thread (embedded.ts)');
 const options = workerData as EmbeddedWorkerData;
 
-const db = options.pgdata ? await PGlite.create(options.pgdata) : await PGlite.create();
+const compiled = {
+  pgliteWasmModule: options.modules.pglite,
+  initdbWasmModule: options.modules.initdb,
+};
+const db = options.pgdata
+  ? await PGlite.create(options.pgdata, compiled)
+  : await PGlite.create(compiled);
 // PGlite keeps one session for every connection, so a setting made here holds for all of them.
 // Generic plans: once tables are analyzed (embedded-analyze.ts), PostgreSQL's default `auto` mode
 // judged the open statement's custom plans cheaper and planned it anew on every execution,

@@ -22,10 +22,11 @@
  * One process owns a data directory: a start that finds the socket answering refuses, since two
  * PGlite instances writing the same files would corrupt them.
  */
-import { chmod, mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../config.ts';
 import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.ts';
@@ -105,6 +106,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   try {
     worker = await startWorker({
       pgdata: inMemory ? undefined : await pgdataDirectory(options.dataDir),
+      modules: await compiledModules(),
       socketPath,
       idleTimeoutMs: options.idleTimeoutMs ?? EMBEDDED_IDLE_TIMEOUT_MS,
       maxConnections: 4,
@@ -139,6 +141,26 @@ async function pgdataDirectory(dataDir: string): Promise<string> {
   const pgdata = path.join(dataDir, 'pgdata');
   await mkdir(pgdata, { recursive: true, mode: 0o700 });
   return pgdata;
+}
+
+/**
+ * PGlite's WASM modules, compiled once per process and kept for its lifetime. Every thread
+ * instantiates these instead of compiling its own: an open costs no compilation after the first,
+ * and the machine code outlives every thread. (Each thread compiling its own, a test process that
+ * opened and closed embedded databases in turn once died in V8 itself, `Check failed:
+ * jit_page.has_value()`, as a thread ended; with the code owned here, ending a thread frees none.)
+ */
+let modules: Promise<EmbeddedWorkerData['modules']> | undefined;
+function compiledModules(): Promise<EmbeddedWorkerData['modules']> {
+  modules ??= (async () => {
+    const dist = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+    const [pglite, initdb] = await Promise.all([
+      readFile(path.join(dist, 'pglite.wasm')).then((bytes) => WebAssembly.compile(bytes)),
+      readFile(path.join(dist, 'initdb.wasm')).then((bytes) => WebAssembly.compile(bytes)),
+    ]);
+    return { pglite, initdb };
+  })();
+  return modules;
 }
 
 /** Starts PGlite's thread and resolves once its socket listens; rejects with its failure. */
