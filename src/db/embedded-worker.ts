@@ -46,8 +46,9 @@ const db = options.pgdata
 // Generic plans: once tables are analyzed (embedded-analyze.ts), PostgreSQL's default `auto` mode
 // judged the open statement's custom plans cheaper and planned it anew on every execution,
 // 0.39 ms of planning each on PGlite (pg_stat_statements in the bench: 2.1 s over 5,332 opens,
-// against 4.5 ms in all unanalyzed), which cost open+close a quarter of its rate in two A/Bs. The hot
-// paths are named prepared statements, meant to be planned once and reused (db/prepared.ts).
+// against 4.5 ms in all unanalyzed), which cost open+close a quarter of its rate in two A/Bs.
+// The hot paths are named prepared statements, meant to be planned once and reused
+// (db/prepared.ts).
 await db.exec('set plan_cache_mode = force_generic_plan');
 const server = new PGLiteSocketServer({
   db,
