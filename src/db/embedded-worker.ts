@@ -18,6 +18,7 @@ import { chmod } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { coalesceRepliesPerRead } from './pglite-socket-internals.ts';
 
 export interface EmbeddedWorkerData {
   /** The data directory for PGlite's files; undefined keeps the database in memory. */
@@ -50,6 +51,7 @@ const db = options.pgdata
 // The hot paths are named prepared statements, meant to be planned once and reused
 // (db/prepared.ts).
 await db.exec('set plan_cache_mode = force_generic_plan');
+coalesceRepliesPerRead();
 const server = new PGLiteSocketServer({
   db,
   path: options.socketPath,
