@@ -39,6 +39,7 @@ import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
 import { clientKind, send, sendJson } from '../lib/http.ts';
+import { calibrate, describeCalibration } from '../lib/machine.ts';
 import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
@@ -444,6 +445,7 @@ export async function run() {
     encoding: 'utf8',
   }).trim();
   const baseline = baselineRef ? baselineTree(baselineRef) : undefined;
+  const calibrationAtStart = calibrate();
   const runs: Figures[] = [];
   try {
     const trees = [
@@ -483,6 +485,7 @@ export async function run() {
     memoryGiB: round(totalmem() / 2 ** 30, 1),
     client: clientKind,
     databasePoolMax: Number(process.env.BENCH_DATABASE_POOL_MAX ?? defaultPoolMax()),
+    calibration: { atStart: calibrationAtStart, atEnd: calibrate() },
     aims: AIMS,
     runs,
   };
@@ -529,6 +532,8 @@ ${row('one at a time: bare loopback GET /healthz', r.oneAtATime.loopbackMs)}
   const md = `# Benchmark: throughput (issue 16) — figures
 
 ${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine · client: ${result.client === 'fetch' ? 'global fetch' : "undici's request API"} · PostgreSQL pool: ${result.databasePoolMax} connections
+
+${describeCalibration(result.calibration.atStart, result.calibration.atEnd)}
 
 Method: see the header of \`bench/suites/throughput.ts\`. Each target is one service process on a fresh
 database; the baseline (when measured) and the current tree run side by side and take turns phase

@@ -43,6 +43,7 @@ import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import WebSocket from 'ws';
 import { type CpuPerOp, cpuMeter } from '../lib/cpu.ts';
+import { calibrate, describeCalibration } from '../lib/machine.ts';
 import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
@@ -616,6 +617,7 @@ export async function run() {
   const removals: (() => void)[] = [];
   const targets: Target[] = [];
   const loadAtStart = load();
+  const calibrationAtStart = calibrate();
   try {
     const trees = [
       ...(baseline ? [{ root: baseline.root, label: `baseline-${baseline.commit}` }] : []),
@@ -678,6 +680,7 @@ export async function run() {
       analyzed: ANALYZE && Boolean(databases[0]),
       loadAtStart,
       loadAtEnd: load(),
+      calibration: { atStart: calibrationAtStart, atEnd: calibrate() },
       runs: targets.map((t) => ({
         label: t.label,
         sessionsOpened: t.sessions.length,
@@ -724,6 +727,8 @@ function write(r: Awaited<ReturnType<typeof run>>) {
 ${r.at} · Node ${r.node} · ${r.cpu} × ${r.cores} · ${r.database} · client and server on the same
 machine · ${r.analyzed ? 'ANALYZE run once the sessions were open' : 'database not analyzed (the server runs without autovacuum)'} · 1-minute load ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Method: the header
 of \`bench/suites/waiters.ts\`; findings in \`waiters.md\`.
+
+${describeCalibration(r.calibration.atStart, r.calibration.atEnd)}
 
 ## Burst of ${BURST}: ${BURST} long-poll waiters, ${BURST} signed Twilio webhooks at ${IN_FLIGHT} in flight
 
