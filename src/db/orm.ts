@@ -108,8 +108,9 @@ export function ormOptions(
       keepAlive: true,
       // A server may keep one session behind every connection (PGlite behind its socket, embedded
       // or reached by DATABASE_URL; a session-mode pooler), so statements a retired connection
-      // prepared may still be there: each new connection starts clean (db/prepared.ts).
-      onPoolCreated: forgetPreparedOnConnect,
+      // prepared may still be there: each new connection starts clean (db/prepared.ts), with
+      // generic plans for them (below).
+      onPoolCreated: prepareEachConnection,
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -120,11 +121,22 @@ export function ormOptions(
   };
 }
 
-/** Drops named statements earlier connections left in the same server session (one statement). */
-function forgetPreparedOnConnect(pool: Pool) {
+/**
+ * Each new connection, in one round trip queued ahead of its first query (a failure surfaces on
+ * that query's connection):
+ * - drops the named statements earlier connections left in the same server session;
+ * - plans the named statements once (`plan_cache_mode = force_generic_plan`). The hot paths are
+ *   named prepared statements so that each is planned once per connection (db/prepared.ts), but
+ *   once autovacuum has analyzed the tables, PostgreSQL's default `auto` mode judged the open
+ *   statement's custom plans cheaper and planned it anew on every execution: after one ANALYZE in
+ *   the throughput bench, 1,319 custom plans to 508 generic ones on one connection, where every
+ *   other statement kept its generic plan (bench/results/throughput.md, session 8; PGlite did the
+ *   same, session 7). Only statements with parameters are affected, and the service's only ones
+ *   are the named statements: MikroORM inlines values into the text of everything else.
+ */
+function prepareEachConnection(pool: Pool) {
   pool.on('connect', (client) => {
-    // Queued ahead of the client's first query; a failure surfaces on that query's connection.
-    client.query('deallocate all').catch(() => {});
+    client.query('deallocate all; set plan_cache_mode = force_generic_plan').catch(() => {});
   });
 }
 
