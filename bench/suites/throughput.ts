@@ -13,7 +13,9 @@
  * phase by phase (open+close in ROUNDS rounds, the order reversed each round), and the report
  * gives ratios. THROUGHPUT_DATABASES=postgres|embedded|both (default both when PostgreSQL
  * is configured). BENCH_CPU_PROF=<dir> starts each server with `--cpu-prof`, one profile per thread
- * in <dir>/<target>.
+ * in <dir>/<target>. BENCH_ANALYZE=1 runs ANALYZE on each PostgreSQL database after the first
+ * open+close round, as autovacuum would have by then on a maintained server (the bench server
+ * here runs without it); the embedded database analyzes itself (src/db/embedded-analyze.ts).
  *
  * Phases, each on accounts and keys of its own (the limits are 60 provisions a minute and 50
  * active sessions per credential):
@@ -35,6 +37,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
@@ -59,6 +62,8 @@ const FLEET_KEYS = 48;
 /** Pairs per key in the open+close phase: under the 60 provisions a minute per credential. */
 const PAIRS_PER_KEY = 50;
 const INGEST_SESSIONS = 400;
+/** BENCH_ANALYZE=1: ANALYZE each PostgreSQL database after the first open+close round. */
+const ANALYZE = process.env.BENCH_ANALYZE === '1';
 const INGEST_WEBHOOKS = 4000;
 const BURST = 200;
 /** Waiters of the warm-up burst before the measured ones: the same size as they are. */
@@ -311,6 +316,8 @@ interface Target {
   ingestAccount: Account;
   burstAccount: Account;
   singleAccount: Account;
+  /** The target's PostgreSQL database; undefined for the embedded one. */
+  databaseUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -354,6 +361,7 @@ async function prepare(root: string, databaseUrl: string | undefined, label: str
     service,
     meter: cpuMeter(service.child.pid!, databaseUrl),
     fleets,
+    databaseUrl,
     ingestAccount: ingestAccount!,
     burstAccount: burstAccount!,
     singleAccount: singleAccount!,
@@ -362,6 +370,17 @@ async function prepare(root: string, databaseUrl: string | undefined, label: str
       data.remove();
     },
   } satisfies Target;
+}
+
+/** As autovacuum would: statistics for every table of the database. */
+async function analyze(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -378,6 +397,7 @@ async function measureAll(targets: Target[]) {
     for (const t of r % 2 ? [...targets].reverse() : targets) {
       const figures = await openClose(t.service, t.fleets[r]!, t.meter);
       rounds.get(t)!.push(figures);
+      if (ANALYZE && r === 0 && t.databaseUrl) await analyze(t.databaseUrl);
       console.log(
         `  ${t.label} round ${r + 1}: open+close ${figures.pairsPerSecond}/s, open p99 ${figures.openMs.p99} ms`,
       );
@@ -486,6 +506,7 @@ export async function run() {
     client: clientKind,
     databasePoolMax: Number(process.env.BENCH_DATABASE_POOL_MAX ?? defaultPoolMax()),
     calibration: { atStart: calibrationAtStart, atEnd: calibrate() },
+    analyzed: ANALYZE,
     aims: AIMS,
     runs,
   };
@@ -531,7 +552,7 @@ ${row('one at a time: bare loopback GET /healthz', r.oneAtATime.loopbackMs)}
   }
   const md = `# Benchmark: throughput (issue 16) — figures
 
-${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine · client: ${result.client === 'fetch' ? 'global fetch' : "undici's request API"} · PostgreSQL pool: ${result.databasePoolMax} connections
+${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine · client: ${result.client === 'fetch' ? 'global fetch' : "undici's request API"} · PostgreSQL pool: ${result.databasePoolMax} connections · ${result.analyzed ? 'PostgreSQL analyzed after the first open+close round (BENCH_ANALYZE=1)' : 'PostgreSQL not analyzed (the server runs without autovacuum)'}
 
 ${describeCalibration(result.calibration.atStart, result.calibration.atEnd)}
 
