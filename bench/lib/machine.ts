@@ -11,16 +11,11 @@
  *   allocation: what the service's request handling is made of).
  */
 import { createHash } from 'node:crypto';
+import { stats } from './stats.ts';
 
 export interface MachineCalibration {
   sha256Ms: number;
   jsonMs: number;
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-function median(samples: number[]) {
-  return [...samples].sort((a, b) => a - b)[samples.length >> 1]!;
 }
 
 function timed(work: () => void) {
@@ -31,7 +26,7 @@ function timed(work: () => void) {
     work();
     samples.push(performance.now() - t);
   }
-  return round2(median(samples));
+  return stats(samples).p50;
 }
 
 const chunk = Buffer.alloc(64 * 1024, 7);

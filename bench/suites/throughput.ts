@@ -37,13 +37,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
 import { clientKind, send, sendJson } from '../lib/http.ts';
 import { calibrate, describeCalibration } from '../lib/machine.ts';
-import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
+import { analyzeDatabase, type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
   baselineTree,
@@ -372,17 +371,6 @@ async function prepare(root: string, databaseUrl: string | undefined, label: str
   } satisfies Target;
 }
 
-/** As autovacuum would: statistics for every table of the database. */
-async function analyze(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Every phase on every target, alternating between them (the open+close phase in ROUNDS rounds,
  * the order reversed each round), so a change in the machine's load during the run falls on
@@ -397,7 +385,7 @@ async function measureAll(targets: Target[]) {
     for (const t of r % 2 ? [...targets].reverse() : targets) {
       const figures = await openClose(t.service, t.fleets[r]!, t.meter);
       rounds.get(t)!.push(figures);
-      if (ANALYZE && r === 0 && t.databaseUrl) await analyze(t.databaseUrl);
+      if (ANALYZE && r === 0 && t.databaseUrl) await analyzeDatabase(t.databaseUrl);
       console.log(
         `  ${t.label} round ${r + 1}: open+close ${figures.pairsPerSecond}/s, open p99 ${figures.openMs.p99} ms`,
       );

@@ -39,12 +39,11 @@ import http, { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
-import pg from 'pg';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import WebSocket from 'ws';
 import { type CpuPerOp, cpuMeter } from '../lib/cpu.ts';
 import { calibrate, describeCalibration } from '../lib/machine.ts';
-import { type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
+import { analyzeDatabase, type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
 import {
   type Account,
   baselineTree,
@@ -432,17 +431,8 @@ async function prepare(root: string, label: string, database: BenchDatabase | un
   } finally {
     await running.service.stop();
   }
-  if (ANALYZE && database) {
-    // As autovacuum would have by now on a maintained server (the shared bench server runs
-    // without it): without statistics the ingest's session lookup scans every active session.
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      await client.query('analyze');
-    } finally {
-      await client.end();
-    }
-  }
+  // Without statistics the ingest's session lookup scans every active session.
+  if (ANALYZE && database) await analyzeDatabase(database.url);
   return { target, remove: data.remove };
 }
 

@@ -18,7 +18,7 @@
  * (PGlite runs one session: a statement beside a transaction would land inside it).
  *
  * With statistics, PostgreSQL's `auto` plan cache mode re-planned the open statement on every
- * execution; the embedded database therefore runs with generic plans (embedded-worker.ts). Without
+ * execution; every pooled connection therefore runs with generic plans (orm.ts). Without
  * that, this rule cost open+close a quarter of its rate (bench/results/throughput.md, session 7).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';

@@ -43,14 +43,8 @@ const compiled = {
 const db = options.pgdata
   ? await PGlite.create(options.pgdata, compiled)
   : await PGlite.create(compiled);
-// PGlite keeps one session for every connection, so a setting made here holds for all of them.
-// Generic plans: once tables are analyzed (embedded-analyze.ts), PostgreSQL's default `auto` mode
-// judged the open statement's custom plans cheaper and planned it anew on every execution,
-// 0.39 ms of planning each on PGlite (pg_stat_statements in the bench: 2.1 s over 5,332 opens,
-// against 4.5 ms in all unanalyzed), which cost open+close a quarter of its rate in two A/Bs.
-// The hot paths are named prepared statements, meant to be planned once and reused
-// (db/prepared.ts).
-await db.exec('set plan_cache_mode = force_generic_plan');
+// Generic plans for the named statements are set by the pool on each connection (orm.ts), here
+// as on PostgreSQL.
 coalesceRepliesPerRead();
 const server = new PGLiteSocketServer({
   db,
