@@ -15,9 +15,10 @@ export const PhoneNumberSchema = defineEntity({
   name: 'PhoneNumber',
   indexes: [
     {
+      // In the assignment's order (numbers/pool.ts), so it reads one entry, not the whole pool.
       name: 'phone_number_assignable_index',
       expression:
-        'create index "phone_number_assignable_index" on "phone_number" ("type", "available_at") where "held_by" is null and "enabled"',
+        'create index "phone_number_assignable_index" on "phone_number" ("type", "available_at", "e164") where "held_by" is null and "enabled"',
     },
   ],
   properties: {

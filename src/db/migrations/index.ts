@@ -15,6 +15,7 @@ import { Migration20261125110100_authenticators } from './20261125110100-authent
 import { Migration20261125110300_sender_authentication } from './20261125110300-sender-authentication.ts';
 import { Migration20261125110500_entity_names } from './20261125110500-entity-names.ts';
 import { Migration20261125111000_provision_limits } from './20261125111000-provision-limits.ts';
+import { Migration20261128000100_number_assignment_order } from './20261128000100-number-assignment-order.ts';
 
 const classes = [
   Migration20261122050650_foundation,
@@ -28,6 +29,7 @@ const classes = [
   Migration20261125110300_sender_authentication,
   Migration20261125110500_entity_names,
   Migration20261125111000_provision_limits,
+  Migration20261128000100_number_assignment_order,
 ];
 
 export const migrationsList: MigrationObject[] = classes.map((migration) => ({

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { receiveMessage } from '../../../src/domain/messages/receive.ts';
-import { syncNumberPool } from '../../../src/domain/numbers/pool.ts';
+import { ASSIGN_NUMBER_SQL, syncNumberPool } from '../../../src/domain/numbers/pool.ts';
 import { DEFAULT_SYNTHETIC_POOL, parsePoolSpec } from '../../../src/domain/numbers/pool-spec.ts';
 import { closeSession } from '../../../src/domain/sessions/close.ts';
 import { expireDueSessions } from '../../../src/domain/sessions/expire.ts';
@@ -236,3 +236,53 @@ describe('programmable numbers', () => {
     expect(await countRows(t.app, 'phone_number', "e164 = '+14155550124' and enabled")).toBe(1);
   });
 });
+
+describe('assignment from a large pool (issue 16)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // 2,000 synthetic numbers, all free since the same instant.
+    const ranges = Array.from({ length: 20 }, (_, i) => `+1${300 + i}5550100-+1${300 + i}5550199`);
+    t = await startChallengeApp({ env: { NUMBER_POOL: ranges.join(',') } });
+  });
+  afterAll(() => t?.stop());
+
+  test('takes the first free number in order by reading one index entry, not sorting the pool', async () => {
+    const em = t.app.db.orm.em.fork();
+    // Explained (and so run) in a transaction rolled back: nothing of it stays.
+    const rolledBack = new Error('rolled back');
+    let plan: PlanNode | undefined;
+    await em
+      .transactional(async (tx) => {
+        const [row] = await tx.execute<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
+          `explain (analyze, format json) ${ASSIGN_NUMBER_SQL}`,
+          ['ses_plan', new Date(), 'synthetic', new Date()],
+        );
+        plan = row!['QUERY PLAN'][0]!.Plan;
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    const nodes = flatten(plan!);
+    expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
+    const scan = nodes.find((n) => n['Index Name'] === 'phone_number_assignable_index');
+    expect(scan?.['Actual Rows']).toBe(1);
+    expect(await countRows(t.app, 'phone_number', 'held_by is not null')).toBe(0);
+
+    const principal = principalFor(await createAccount(t.app));
+    const session = await openSession(ctxOf(t.app), principal);
+    expect(session.number).toBe('+13005550100');
+    await closeSession(ctxOf(t.app), principal, session.id);
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  Plans?: PlanNode[];
+}
+
+function flatten(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(flatten)];
+}
