@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** One statement on a connection of its own. */
+/** One statement on a connection of its own; its rows. */
 async function runOn(url: string, sql: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }
@@ -21,7 +21,23 @@ async function runOn(url: string, sql: string) {
  * Statistics for every table, as autovacuum would have gathered by now on a maintained server
  * (the bench server runs without it).
  */
-export const analyzeDatabase = (url: string) => runOn(url, 'analyze');
+export const analyzeDatabase = async (url: string) => {
+  await runOn(url, 'analyze');
+};
+
+/**
+ * Who gathers the planner statistics of a bench database, for the figures' header: the server's
+ * autovacuum, or (where that is off, as on the bench machines so far) the service itself by
+ * autovacuum's rule (src/db/analyzer.ts; trees before session 9 did not).
+ */
+export async function describeStatistics(url: string, analyzedByBench: string | null) {
+  const [row] = await runOn(url, `select current_setting('autovacuum') as autovacuum`);
+  const who =
+    row?.autovacuum === 'on'
+      ? 'PostgreSQL statistics by its autovacuum'
+      : "PostgreSQL runs without autovacuum: the service analyzes by autovacuum's rule (src/db/analyzer.ts; trees before session 9 did not)";
+  return analyzedByBench ? `${who}; ${analyzedByBench}` : who;
+}
 
 export interface BenchDatabase {
   url: string;
@@ -37,6 +53,8 @@ export async function freshPostgres(): Promise<BenchDatabase | undefined> {
   url.pathname = `/${name}`;
   return {
     url: url.href,
-    drop: () => runOn(admin, `drop database if exists ${name} with (force)`),
+    drop: async () => {
+      await runOn(admin, `drop database if exists ${name} with (force)`);
+    },
   };
 }

@@ -15,7 +15,8 @@
  * is configured). BENCH_CPU_PROF=<dir> starts each server with `--cpu-prof`, one profile per thread
  * in <dir>/<target>. BENCH_ANALYZE=1 runs ANALYZE on each PostgreSQL database after the first
  * open+close round, as autovacuum would have by then on a maintained server (the bench server
- * here runs without it); the embedded database analyzes itself (src/db/embedded-analyze.ts).
+ * here runs without it); the service analyzes the embedded database, and a PostgreSQL server's
+ * without autovacuum, itself (src/db/analyzer.ts).
  *
  * Phases, each on accounts and keys of its own (the limits are 60 provisions a minute and 50
  * active sessions per credential):
@@ -42,7 +43,12 @@ import { defaultPoolMax } from '../../src/config.ts';
 import { cpuMeter } from '../lib/cpu.ts';
 import { clientKind, send, sendJson } from '../lib/http.ts';
 import { calibrate, describeCalibration } from '../lib/machine.ts';
-import { analyzeDatabase, type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
+import {
+  analyzeDatabase,
+  type BenchDatabase,
+  describeStatistics,
+  freshPostgres,
+} from '../lib/postgres.ts';
 import {
   type Account,
   baselineTree,
@@ -455,6 +461,7 @@ export async function run() {
   const baseline = baselineRef ? baselineTree(baselineRef) : undefined;
   const calibrationAtStart = calibrate();
   const runs: Figures[] = [];
+  let statistics = 'PostgreSQL not measured';
   try {
     const trees = [
       ...(baseline ? [{ root: baseline.root, name: `baseline ${baseline.commit}` }] : []),
@@ -468,6 +475,14 @@ export async function run() {
         for (const tree of trees) {
           const pg = database === 'postgres' ? await freshPostgres() : undefined;
           if (database === 'postgres' && !pg) break;
+          if (pg) {
+            statistics = await describeStatistics(
+              pg.url,
+              ANALYZE
+                ? 'one more ANALYZE after the first open+close round (BENCH_ANALYZE=1)'
+                : null,
+            );
+          }
           databases.push(pg);
           targets.push(
             await prepare(tree.root, pg?.url, `${tree.name.replace(' ', '-')}-${database}`),
@@ -495,6 +510,7 @@ export async function run() {
     databasePoolMax: Number(process.env.BENCH_DATABASE_POOL_MAX ?? defaultPoolMax()),
     calibration: { atStart: calibrationAtStart, atEnd: calibrate() },
     analyzed: ANALYZE,
+    statistics,
     aims: AIMS,
     runs,
   };
@@ -540,7 +556,7 @@ ${row('one at a time: bare loopback GET /healthz', r.oneAtATime.loopbackMs)}
   }
   const md = `# Benchmark: throughput (issue 16) — figures
 
-${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine · client: ${result.client === 'fetch' ? 'global fetch' : "undici's request API"} · PostgreSQL pool: ${result.databasePoolMax} connections · ${result.analyzed ? 'PostgreSQL analyzed after the first open+close round (BENCH_ANALYZE=1)' : 'PostgreSQL not analyzed (the server runs without autovacuum)'}
+${result.at} · Node ${result.node} · ${result.cpu} × ${result.cores} cores · ${result.memoryGiB} GiB · client and server on the same machine · client: ${result.client === 'fetch' ? 'global fetch' : "undici's request API"} · PostgreSQL pool: ${result.databasePoolMax} connections · ${result.statistics}
 
 ${describeCalibration(result.calibration.atStart, result.calibration.atEnd)}
 

@@ -43,7 +43,12 @@ import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import WebSocket from 'ws';
 import { type CpuPerOp, cpuMeter } from '../lib/cpu.ts';
 import { calibrate, describeCalibration } from '../lib/machine.ts';
-import { analyzeDatabase, type BenchDatabase, freshPostgres } from '../lib/postgres.ts';
+import {
+  analyzeDatabase,
+  type BenchDatabase,
+  describeStatistics,
+  freshPostgres,
+} from '../lib/postgres.ts';
 import {
   type Account,
   baselineTree,
@@ -608,6 +613,7 @@ export async function run() {
   const targets: Target[] = [];
   const loadAtStart = load();
   const calibrationAtStart = calibrate();
+  let statistics = "embedded: the service analyzes by autovacuum's rule (src/db/analyzer.ts)";
   try {
     const trees = [
       ...(baseline ? [{ root: baseline.root, label: `baseline-${baseline.commit}` }] : []),
@@ -616,6 +622,12 @@ export async function run() {
     for (const tree of trees) {
       const pg = await freshPostgres();
       databases.push(pg);
+      if (pg) {
+        statistics = await describeStatistics(
+          pg.url,
+          ANALYZE ? 'one more ANALYZE once the sessions were open (BENCH_ANALYZE=1)' : null,
+        );
+      }
       const { target, remove } = await prepare(tree.root, tree.label, pg);
       removals.push(remove);
       targets.push(target);
@@ -668,6 +680,7 @@ export async function run() {
       cores: cpus().length,
       database: databases[0] ? 'PostgreSQL' : 'embedded PGlite',
       analyzed: ANALYZE && Boolean(databases[0]),
+      statistics,
       loadAtStart,
       loadAtEnd: load(),
       calibration: { atStart: calibrationAtStart, atEnd: calibrate() },
@@ -715,7 +728,7 @@ function write(r: Awaited<ReturnType<typeof run>>) {
     `# Figures: concurrent waiters on one instance (issue 16)
 
 ${r.at} · Node ${r.node} · ${r.cpu} × ${r.cores} · ${r.database} · client and server on the same
-machine · ${r.analyzed ? 'ANALYZE run once the sessions were open' : 'database not analyzed (the server runs without autovacuum)'} · 1-minute load ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Method: the header
+machine · ${r.statistics} · 1-minute load ${r.loadAtStart} at the start, ${r.loadAtEnd} at the end. Method: the header
 of \`bench/suites/waiters.ts\`; findings in \`waiters.md\`.
 
 ${describeCalibration(r.calibration.atStart, r.calibration.atEnd)}

@@ -16,13 +16,13 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { defaultPoolMax } from '../config.ts';
 import { entities } from '../entities/index.ts';
+import { needsOwnAnalyzer, startAnalyzer } from './analyzer.ts';
 import {
   EMBEDDED_IDLE_TIMEOUT_MS,
   type EmbeddedConnection,
   type EmbeddedDatabase,
   startEmbeddedDatabase,
 } from './embedded.ts';
-import { startEmbeddedAnalyzer } from './embedded-analyze.ts';
 import { migrationsList } from './migrations/index.ts';
 import { upgradeSealedValues } from './sealed-columns.ts';
 import { createSealer, type Sealer } from './sealer.ts';
@@ -38,6 +38,8 @@ export interface Database {
   sealingKeys: SealingKey[];
   /** The embedded database's unix socket (mode 0600); undefined on PostgreSQL. */
   embeddedSocketPath: string | undefined;
+  /** True when the service analyzes its tables itself (analyzer.ts): no autovacuum does. */
+  gathersStatistics: boolean;
   close(): Promise<void>;
 }
 
@@ -56,8 +58,11 @@ export interface DatabaseOptions {
   sealingKeys?: SealingKey[];
   /** Embedded only: ms a connection may sit silent (idle in a transaction) before it is cut. */
   embeddedIdleTimeoutMs?: number;
-  /** Embedded only: ms between checks for tables due for ANALYZE (embedded-analyze.ts). */
-  embeddedAnalyzeIntervalMs?: number;
+  /**
+   * ms between checks for tables due for ANALYZE, where the service gathers statistics itself
+   * (the embedded database; PostgreSQL without autovacuum: analyzer.ts).
+   */
+  analyzeIntervalMs?: number;
 }
 
 /** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
@@ -156,6 +161,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const embedded = embeddedDb !== undefined;
   let orm: MikroORM | undefined;
+  let analyzes = false;
   try {
     orm = await MikroORM.init(
       ormOptions(
@@ -169,18 +175,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     );
     await orm.migrator.up();
     await upgradeSealedValues(orm.em.fork(), sealingKeys);
+    analyzes = await needsOwnAnalyzer(orm, embedded);
   } catch (error) {
     await orm?.close(true);
     await embeddedDb?.close();
     throw error;
   }
   const opened = orm;
-  const analyzer = embedded
-    ? startEmbeddedAnalyzer(opened, options.embeddedAnalyzeIntervalMs, options.log)
+  if (analyzes && !embedded) {
+    options.log?.(
+      'PostgreSQL runs without autovacuum: the service analyzes its tables by autovacuum’s rule',
+    );
+  }
+  const analyzer = analyzes
+    ? startAnalyzer(opened, options.analyzeIntervalMs, options.log)
     : undefined;
   return {
     orm: opened,
     embedded,
+    gathersStatistics: analyzes,
     sealer: createSealer(sealingKeys),
     sealingKeys,
     embeddedSocketPath: embeddedDb?.socketPath,
