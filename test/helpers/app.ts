@@ -2,7 +2,8 @@
  * Runs the real service in-process for a test: a free loopback port (so PUBLIC_BASE_URL is known
  * before the app is built), its own database, and a stop() that closes every socket.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomInt } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,14 +22,30 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A loopback port nothing listens on, below the kernel's ephemeral range. A port the kernel hands
+ * out (listen(0)) is free only until the app listens on it a second later, and meanwhile any
+ * outgoing connection of the parallel test files may take it as its source port (seen in CI:
+ * EADDRINUSE). Below the ephemeral range no outgoing connection is given one; two callers can
+ * still pick the same port only by drawing the same of some 20,000 at once.
+ */
+export async function freePort(): Promise<number> {
+  const ephemeralLow = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .then((range) => Number(range.trim().split(/\s+/)[0]))
+    .catch(() => 32768);
+  const lowest = 10_000;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = lowest + randomInt(Math.max(ephemeralLow, lowest + 1_000) - lowest);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free loopback port below the ephemeral range after 100 tries');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
