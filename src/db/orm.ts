@@ -137,8 +137,9 @@ export function ormOptions(
  *   the throughput bench, 1,319 custom plans to 508 generic ones on one connection, where every
  *   other statement kept its generic plan (bench/results/throughput.md, session 8). PGlite did the
  *   same (0.39 ms of planning per open, session 7); its one session behind every connection gets
- *   the setting from the first connection. Only statements with parameters are affected, and the service's only ones
- *   are the named statements: MikroORM inlines values into the text of everything else.
+ *   the setting from the first connection. Only statements with parameters are affected, and the
+ *   service's only ones are the named statements: MikroORM inlines values into the text of
+ *   everything else.
  */
 function prepareEachConnection(pool: Pool) {
   pool.on('connect', (client) => {
