@@ -39,7 +39,9 @@ function buildSpecs(tables: readonly LanguageTable[]): KeywordSpec<KeywordClass>
   return [...merged.values()];
 }
 
-const matcher = new KeywordMatcher(buildSpecs(LANGUAGE_TABLES));
+/** Every language table's keywords, merged (exported for the matcher's reference test). */
+export const LEXICON_SPECS = buildSpecs(LANGUAGE_TABLES);
+const matcher = new KeywordMatcher(LEXICON_SPECS);
 
 /** Keyword hits in folded text, sorted by start. */
 export function findKeywords(fold: string): Hit[] {

@@ -200,7 +200,9 @@ function buildSpecs(tables: readonly ConceptTable[]): KeywordSpec<Concept>[] {
   return [...merged.values()];
 }
 
-const matcher = new KeywordMatcher(buildSpecs(CONCEPT_TABLES));
+/** Every concept table's keywords, merged (exported for the matcher's reference test). */
+export const CONCEPT_SPECS = buildSpecs(CONCEPT_TABLES);
+const matcher = new KeywordMatcher(CONCEPT_SPECS);
 
 /** Concept hits in folded text, sorted by start. */
 export function findConcepts(fold: string): KeywordHit<Concept>[] {
