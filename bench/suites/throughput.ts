@@ -31,6 +31,9 @@
  *   burst's own p99 is given too;
  * - one at a time: the same with one message in flight, beside `GET /healthz` round trips on the
  *   same server (the bare loopback round trip), measured in the same phase.
+ * The client collects its own garbage just before each measured window and reports the pauses of
+ * its own that still fell inside one (bench/lib/client-gc.ts): the client times every request, so
+ * its pauses would be counted as the service's.
  * Writes bench/results/throughput.json and bench/results/throughput-figures.md (project root as cwd).
  * Run: `npm run bench -- throughput`.
  */
@@ -40,6 +43,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import twilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
 import { defaultPoolMax } from '../../src/config.ts';
+import {
+  addPauses,
+  type ClientPauses,
+  clientPauseWindow,
+  collectClientGarbage,
+} from '../lib/client-gc.ts';
 import { cpuMeter } from '../lib/cpu.ts';
 import { clientKind, send, sendJson } from '../lib/http.ts';
 import { calibrate, describeCalibration } from '../lib/machine.ts';
@@ -165,7 +174,9 @@ async function openClose(service: Service, fleet: Account, meter: Meter) {
   const openMs: number[] = [];
   const closeMs: number[] = [];
   const pairs = FLEET_KEYS * PAIRS_PER_KEY;
+  collectClientGarbage();
   const done = await meter();
+  const paused = clientPauseWindow();
   const seconds = await pool(pairs, IN_FLIGHT, async (i) => {
     const key = fleet.keys[i % FLEET_KEYS]!;
     let t = performance.now();
@@ -175,12 +186,14 @@ async function openClose(service: Service, fleet: Account, meter: Meter) {
     await close(service, key, session.id);
     closeMs.push(performance.now() - t);
   });
+  const ended = performance.now();
   const cpu = await done(pairs);
   return {
     pairs,
     cpuPerPair: cpu,
     seconds: round(seconds, 2),
     pairsPerSecond: round(pairs / seconds),
+    clientPauses: paused(ended),
     openMs: stats(openMs),
     closeMs: stats(closeMs),
   };
@@ -193,13 +206,16 @@ async function ingest(service: Service, account: Account, meter: Meter) {
   // Warm-up (not counted).
   await pool(200, IN_FLIGHT, (i) => send(i)());
   const ackMs: number[] = [];
+  collectClientGarbage();
   const done = await meter();
+  const paused = clientPauseWindow();
   const seconds = await pool(INGEST_WEBHOOKS, IN_FLIGHT, async (i) => {
     const deliver = send(i);
     const t = performance.now();
     await deliver();
     ackMs.push(performance.now() - t);
   });
+  const ended = performance.now();
   const cpu = await done(INGEST_WEBHOOKS);
   return {
     sessions: INGEST_SESSIONS,
@@ -207,6 +223,7 @@ async function ingest(service: Service, account: Account, meter: Meter) {
     webhooks: INGEST_WEBHOOKS,
     seconds: round(seconds, 2),
     webhooksPerSecond: round(INGEST_WEBHOOKS / seconds),
+    clientPauses: paused(ended),
     acknowledgedMs: stats(ackMs),
   };
 }
@@ -232,6 +249,8 @@ async function burstOf(service: Service, keys: string[], count: number, base: nu
   const codes = sessions.map((_, i) => String(base + i));
   const answered = armWaits(service, sessions, codes);
   await sleep(1500);
+  collectClientGarbage();
+  const paused = clientPauseWindow();
   const sentAt: number[] = [];
   const seconds = await pool(count, IN_FLIGHT, async (i) => {
     const deliver = twilioWebhook(service, sessions[i]!.number!, codes[i]!);
@@ -239,7 +258,9 @@ async function burstOf(service: Service, keys: string[], count: number, base: nu
     await deliver();
   });
   const at = await Promise.all(answered);
-  return { seconds, verdictMs: at.map((t, i) => t - sentAt[i]!) };
+  const ended = performance.now();
+  await sleep(10);
+  return { seconds, verdictMs: at.map((t, i) => t - sentAt[i]!), clientPauses: paused(ended) };
 }
 
 /**
@@ -272,6 +293,7 @@ async function burst(service: Service, account: Account) {
     firstWaveMs: stats(measured.flatMap((m) => m.verdictMs.slice(0, IN_FLIGHT))),
     afterFirstWaveMs: stats(measured.flatMap((m) => m.verdictMs.slice(IN_FLIGHT))),
     coldFirstBurstMs: stats(cold.verdictMs),
+    clientPauses: addPauses(measured.map((m) => m.clientPauses)),
   };
 }
 
@@ -291,6 +313,7 @@ async function oneAtATime(service: Service, account: Account) {
     loopback.push(performance.now() - t);
   }
   const verdict: number[] = [];
+  collectClientGarbage();
   for (let i = 0; i < ONE_AT_A_TIME; i++) {
     const deliver = twilioWebhook(service, sessions[i]!.number!, codes[i]!);
     const t = performance.now();
@@ -518,6 +541,12 @@ export async function run() {
   return result;
 }
 
+function pausesText(p: ClientPauses) {
+  return p.count === 0
+    ? 'none'
+    : `${p.count} (${p.totalMs} ms in all, the longest ${p.longestMs} ms)`;
+}
+
 function row(name: string, s: Stats) {
   return `| ${name} | ${s.samples} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.max} |`;
 }
@@ -533,6 +562,7 @@ function write(result: Awaited<ReturnType<typeof run>>) {
 - CPU per open+close pair: server ${r.openClose.cpuPerPair.serverMsPerOp} ms, PostgreSQL ${r.openClose.cpuPerPair.databaseMsPerOp === null ? 'in the server process' : `${r.openClose.cpuPerPair.databaseMsPerOp} ms`}, client ${r.openClose.cpuPerPair.clientMsPerOp} ms; per webhook: server ${r.ingest.cpuPerWebhook.serverMsPerOp} ms, PostgreSQL ${r.ingest.cpuPerWebhook.databaseMsPerOp === null ? 'in the server process' : `${r.ingest.cpuPerWebhook.databaseMsPerOp} ms`}, client ${r.ingest.cpuPerWebhook.clientMsPerOp} ms
 - burst of ${BURST}: verdict p99 **${r.burst.verdictMs.p99} ms** over ${r.burst.bursts} bursts pooled (each burst's p99: ${r.burst.perBurstP99.join(', ')} ms; median ${r.burst.medianBurstP99}); the process's cold first burst (the warm-up): p99 ${r.burst.coldFirstBurstMs.p99} ms
 - one at a time: verdict p99 is **${r.oneAtATime.p99Ratio}×** the bare loopback p99
+- the client's own GC pauses inside the measured windows (its heap is collected just before each): ${pausesText(r.openClose.clientPauses)} in the median open+close round; ${pausesText(r.ingest.clientPauses)} in ingest; ${pausesText(r.burst.clientPauses)} over the ${r.burst.bursts} bursts
 
 | measure (ms) | samples | p50 | p90 | p99 | max |
 |---|---:|---:|---:|---:|---:|
