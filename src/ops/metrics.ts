@@ -2,13 +2,55 @@
  * Prometheus metrics: request latency by route, the process's default metrics (which include
  * event-loop lag), on a registry of the app's own so several apps in one process (tests) never
  * collide.
+ *
+ * `nodejs_gc_duration_seconds` is our own, under prom-client's name, labels and buckets: prom-client
+ * 15.1.3 records only the first collection of each batch its observer is handed, and collections
+ * come in batches under load. Its histogram showed 6 scavenges and no full collection where 20
+ * and 2 had run (bench/results/throughput.md, session 10).
  */
+
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+/** Every collection of the process, by kind, into `registry` until the app closes. */
+function registerGcHistogram(app: FastifyInstance, registry: Registry) {
+  const name = 'nodejs_gc_duration_seconds';
+  registry.removeSingleMetric(name);
+  const histogram = new Histogram({
+    name,
+    help: 'Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
+    labelNames: ['kind'] as const,
+    buckets: [0.001, 0.01, 0.1, 1, 2, 5],
+    registers: [registry],
+  });
+  const children = new Map(Object.values(GC_KINDS).map((kind) => [kind, histogram.labels(kind)]));
+  // A kind shows once it has happened, as with prom-client's collector.
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+      const kind = GC_KINDS[detail?.kind ?? -1];
+      if (kind) children.get(kind)!.observe(entry.duration / 1000);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  app.addHook('onClose', (_instance, done) => {
+    observer.disconnect();
+    done();
+  });
+}
 
 export function registerMetrics(app: FastifyInstance) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  registerGcHistogram(app, registry);
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route template and status code',

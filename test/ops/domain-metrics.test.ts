@@ -3,6 +3,8 @@
  * text a stock parser reads, and each session state change and verdict writes one structured log
  * line that never contains the code.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -68,4 +70,24 @@ test('a session opened, its code delivered and the session closed show in /metri
     .filter((l) => l.msg === 'session closed' && l.sessionId === sessionId);
   expect(closedLines).toHaveLength(1);
   expect(closedLines[0]).toMatchObject({ state: 'completed' });
+});
+
+test('/metrics counts every garbage collection, however many the process reports at once', async () => {
+  // Read from the text itself: the stock parser drops a histogram's labels besides `le`.
+  const collections = async () => {
+    const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const count = /^nodejs_gc_duration_seconds_count\{kind="major"\} (\d+)$/m.exec(text);
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+    return Number(count?.[1] ?? 0);
+  };
+  const before = await collections();
+  // Three full collections in one turn of the event loop reach the observer as one batch, where
+  // prom-client's own collector counted only the first.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect((await collections()) - before).toBeGreaterThanOrEqual(3);
 });
