@@ -58,6 +58,7 @@ import {
   describeStatistics,
   freshPostgres,
 } from '../lib/postgres.ts';
+import { type GcTotals, gcBetween, serverGcTotals } from '../lib/server-gc.ts';
 import {
   type Account,
   baselineTree,
@@ -249,6 +250,7 @@ async function burstOf(service: Service, keys: string[], count: number, base: nu
   const codes = sessions.map((_, i) => String(base + i));
   const answered = armWaits(service, sessions, codes);
   await sleep(1500);
+  const gcBefore = await serverGcTotals(service.baseUrl);
   collectClientGarbage();
   const paused = clientPauseWindow();
   const sentAt: number[] = [];
@@ -259,8 +261,13 @@ async function burstOf(service: Service, keys: string[], count: number, base: nu
   });
   const at = await Promise.all(answered);
   const ended = performance.now();
-  await sleep(10);
-  return { seconds, verdictMs: at.map((t, i) => t - sentAt[i]!), clientPauses: paused(ended) };
+  const serverGc = gcBetween(gcBefore, await serverGcTotals(service.baseUrl));
+  return {
+    seconds,
+    verdictMs: at.map((t, i) => t - sentAt[i]!),
+    clientPauses: paused(ended),
+    serverGc,
+  };
 }
 
 /**
@@ -294,6 +301,7 @@ async function burst(service: Service, account: Account) {
     afterFirstWaveMs: stats(measured.flatMap((m) => m.verdictMs.slice(IN_FLIGHT))),
     coldFirstBurstMs: stats(cold.verdictMs),
     clientPauses: addPauses(measured.map((m) => m.clientPauses)),
+    serverGcPerBurst: measured.map((m) => m.serverGc),
   };
 }
 
@@ -541,6 +549,16 @@ export async function run() {
   return result;
 }
 
+function gcText(gc: GcTotals) {
+  const part = (n: { count: number; ms: number }, what: string) =>
+    n.count ? `${n.count} ${what} ${n.ms} ms` : '';
+  return (
+    [part(gc.minor, 'scavenge' + (gc.minor.count === 1 ? '' : 's')), part(gc.major, 'full')]
+      .filter(Boolean)
+      .join(' + ') || 'none'
+  );
+}
+
 function pausesText(p: ClientPauses) {
   return p.count === 0
     ? 'none'
@@ -563,6 +581,7 @@ function write(result: Awaited<ReturnType<typeof run>>) {
 - burst of ${BURST}: verdict p99 **${r.burst.verdictMs.p99} ms** over ${r.burst.bursts} bursts pooled (each burst's p99: ${r.burst.perBurstP99.join(', ')} ms; median ${r.burst.medianBurstP99}); the process's cold first burst (the warm-up): p99 ${r.burst.coldFirstBurstMs.p99} ms
 - one at a time: verdict p99 is **${r.oneAtATime.p99Ratio}×** the bare loopback p99
 - the client's own GC pauses inside the measured windows (its heap is collected just before each): ${pausesText(r.openClose.clientPauses)} in the median open+close round; ${pausesText(r.ingest.clientPauses)} in ingest; ${pausesText(r.burst.clientPauses)} over the ${r.burst.bursts} bursts
+- the service's GC in each burst (its \`/metrics\`, scraped just before and after): ${r.burst.serverGcPerBurst.map(gcText).join('; ')}
 
 | measure (ms) | samples | p50 | p90 | p99 | max |
 |---|---:|---:|---:|---:|---:|
