@@ -9,7 +9,7 @@
  * reports the client's pauses that still fell inside each window beside the figures, so a reader
  * can tell the instrument's stalls from the service's.
  */
-import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -18,15 +18,10 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const pauses: { start: number; end: number; major: boolean }[] = [];
+const pauses: { start: number; end: number }[] = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-    pauses.push({
-      start: entry.startTime,
-      end: entry.startTime + entry.duration,
-      major: kind === constants.NODE_PERFORMANCE_GC_MAJOR,
-    });
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
   }
 }).observe({ entryTypes: ['gc'] });
 

@@ -25,12 +25,16 @@ export async function serverGcTotals(baseUrl: string): Promise<GcTotals> {
     const match = LINE.exec(line);
     if (!match) continue;
     const [, field, kind, value] = match;
-    const bucket = kind === 'minor' ? totals.minor : kind === 'major' ? totals.major : null;
-    // Incremental marking steps count toward the full collection they prepare, not as one.
-    const into = bucket ?? (kind === 'incremental' ? totals.major : null);
+    // Incremental marking steps add their time to the full collection they prepare, not a count.
+    const into =
+      kind === 'minor'
+        ? totals.minor
+        : kind === 'major' || kind === 'incremental'
+          ? totals.major
+          : null;
     if (!into) continue;
     if (field === 'sum') into.ms += Number(value) * 1000;
-    else if (bucket) into.count += Number(value);
+    else if (kind !== 'incremental') into.count += Number(value);
   }
   return totals;
 }
